@@ -1,0 +1,58 @@
+"""Agents by name: ``random`` for every game, plus what each game provides (``greedy``).
+
+``make_agent(spec, game, seed)`` is the one place names become agents, so the CLI, the
+server and the analysis tools accept the same player names. A name may carry an
+argument after a colon (``mcts:500``); factories receive it as ``arg``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from sudoku_arena.core.agent import Agent
+from sudoku_arena.core.errors import ArenaError
+
+AgentFactory = Callable[..., Agent]
+
+
+class RandomAgent:
+    """Picks uniformly among the legal actions (seeded)."""
+
+    name = "random"
+
+    def __init__(self, game: Any = None, seed: int | None = None) -> None:
+        self._rng = random.Random(seed)
+
+    def act(self, game: Any, state: Any, player: int) -> Any:
+        return self._rng.choice(list(game.legal_actions(state, player)))
+
+
+_GENERIC: dict[str, AgentFactory] = {"random": RandomAgent}
+
+
+def register_agent(name: str, factory: AgentFactory) -> None:
+    """Make ``name`` available for every game (search agents register here)."""
+    _GENERIC[name] = factory
+
+
+def agent_names(game: Any) -> list[str]:
+    """The agent names usable with ``game``."""
+    return sorted(set(_GENERIC) | set(game.agent_factories()))
+
+
+def make_agent(spec: str, game: Any, seed: int | None = None) -> Agent:
+    """The agent called ``spec`` (``random``, ``greedy``, ``name:arg``) for ``game``."""
+    name, _, arg = spec.strip().partition(":")
+    name = name.lower()
+    factories: dict[str, AgentFactory] = {**_GENERIC, **game.agent_factories()}
+    if name not in factories:
+        raise ArenaError(
+            f"no agent called {spec!r} for {game.spec.id}; allowed: "
+            f"{', '.join(agent_names(game))} (or human where people play)"
+        )
+    factory = factories[name]
+    if arg:
+        return factory(game, seed, arg=arg)
+    return factory(game, seed)

@@ -1,0 +1,94 @@
+"""Shared plumbing for game implementations (not part of the protocol itself).
+
+:class:`BaseGame` stores the resolved parameters and supplies the defaults that most
+games share: no chance, no hidden information, returns derived from the outcome, and
+the check that the acting seat is one that may act.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any, ClassVar, Generic, TypeVar
+
+from sudoku_arena.core.errors import IllegalActionError, NotationError
+from sudoku_arena.core.params import ParamValue
+from sudoku_arena.core.types import GameSpec, Outcome, ToMove
+
+S = TypeVar("S")
+A = TypeVar("A")
+
+
+class BaseGame(Generic[S, A]):
+    """Base class with the protocol's common defaults; subclasses set ``spec``."""
+
+    spec: ClassVar[GameSpec]
+
+    def __init__(self, params: dict[str, ParamValue]) -> None:
+        self._params = dict(params)
+        players = params.get("players", self.spec.min_players)
+        assert isinstance(players, int)
+        self._num_players = players
+
+    @property
+    def params(self) -> dict[str, ParamValue]:
+        return dict(self._params)
+
+    @property
+    def num_players(self) -> int:
+        return self._num_players
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self._params!r})"
+
+    # -- defaults ---------------------------------------------------------------------
+
+    def chance_outcomes(self, s: S) -> Sequence[tuple[A, Fraction]]:
+        return ()
+
+    def determinize(self, s: S, observer: int, rng: random.Random) -> S:
+        return s
+
+    def agent_factories(self) -> dict[str, Any]:
+        return {}
+
+    def outcome(self, s: S) -> Outcome | None:  # pragma: no cover - every game overrides
+        raise NotImplementedError
+
+    def returns(self, s: S) -> tuple[float, ...]:
+        out = self.outcome(s)
+        n = self._num_players
+        if out is None or not out.winners:
+            return (0.0,) * n
+        share = 1.0 / len(out.winners)
+        return tuple(share if p in out.winners else 0.0 for p in range(n))
+
+    # -- helpers for subclasses ---------------------------------------------------------
+
+    def acting_player(self, to_move: ToMove, player: int | None, action: object) -> int:
+        """Return the seat that acts, refusing chance/terminal nodes and wrong seats."""
+        if to_move.is_terminal:
+            raise IllegalActionError(action, "the game is over")
+        if to_move.is_chance:
+            if player is not None:
+                raise IllegalActionError(action, "this is a chance node; no player acts")
+            raise IllegalActionError(action, "this is a chance node; use a chance outcome")
+        if player is None:
+            if len(to_move.players) == 1:
+                return to_move.players[0]
+            raise IllegalActionError(action, "several players may act; say which one")
+        if player not in to_move.players:
+            allowed = ", ".join(f"seat {p}" for p in to_move.players)
+            raise IllegalActionError(
+                action, f"seat {player} may not act now (to move: {allowed})"
+            )
+        return player
+
+    def decode_range_check(self, index: int) -> None:
+        """Raise ``NotationError`` when ``index`` is not a valid action index."""
+        if not isinstance(index, int) or not 0 <= index < self.spec.num_distinct_actions:
+            raise NotationError(
+                f"action index {index!r} is out of range; allowed: 0 to "
+                f"{self.spec.num_distinct_actions - 1}"
+            )

@@ -1,0 +1,69 @@
+"""Errors raised by Sudoku Arena.
+
+Every error subclasses :class:`ValueError` (bad input is a value problem) through
+:class:`ArenaError`, and its message says what was given, why it is refused and, where
+it can, what is allowed instead. Callers show ``str(error)`` to people as it is.
+"""
+
+from __future__ import annotations
+
+
+class ArenaError(ValueError):
+    """Base class of every error Sudoku Arena raises on purpose."""
+
+
+class UnknownGameError(ArenaError):
+    """A game id that is not registered."""
+
+
+class InvalidParameterError(ArenaError):
+    """A game parameter that is unknown, of the wrong type or out of range."""
+
+
+class InvalidGridError(InvalidParameterError):
+    """A Sudoku grid that is malformed or breaks the Sudoku rule.
+
+    ``where`` names the first bad unit (``"row 3"``, ``"column 7"``, ``"box 5"``) or
+    ``"input"`` when the text itself is malformed.
+    """
+
+    def __init__(self, message: str, where: str = "input") -> None:
+        super().__init__(message)
+        self.where = where
+
+
+class NotationError(ArenaError):
+    """Text that is not an action in the game's notation."""
+
+
+class IllegalActionError(ArenaError):
+    """A well-formed action that the rules do not allow in the current state.
+
+    ``action`` is the action as given (text or value) and ``reason`` the rule that
+    refuses it; the state the action was tried on is never changed.
+    """
+
+    def __init__(self, action: object, reason: str) -> None:
+        super().__init__(f"{action!s} is not allowed: {reason}")
+        self.action = action
+        self.reason = reason
+
+
+class StateFormatError(ArenaError):
+    """A dumped state that cannot be loaded back."""
+
+
+class RecordError(ArenaError):
+    """A game record that is malformed (missing keys, wrong types, unknown version)."""
+
+
+class ReplayMismatchError(RecordError):
+    """Replaying a record did not reproduce it; ``ply`` is the first ply that differs."""
+
+    def __init__(self, ply: int, message: str) -> None:
+        super().__init__(f"ply {ply}: {message}")
+        self.ply = ply
+
+
+class UndoError(ArenaError):
+    """An undo that the match does not allow (nothing to undo, or a reveal since)."""

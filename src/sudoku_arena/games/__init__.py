@@ -1,0 +1,1 @@
+"""The games, one package each; generic code reaches them through the registry."""

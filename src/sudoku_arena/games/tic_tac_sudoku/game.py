@@ -1,0 +1,352 @@
+"""The Tic-Tac-Sudoku rules engine (TTS-1..8 in ../shared/RULINGS.md; README.md here).
+
+Encodings: an action is a cell index 0..80 (notation ``r5c3``). ``cells`` holds one code
+per cell: 0 empty, 1 circle (seat 0), 2 square (seat 1), 3 X'd. Whether a symbol is open
+or filled follows from ``open``: each seat's open symbol is the cell in ``open[seat]``
+(-1 before his first placement); every other symbol of his is filled.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from sudoku_arena.core.base import BaseGame
+from sudoku_arena.core.errors import IllegalActionError, NotationError, StateFormatError
+from sudoku_arena.core.params import ParamSpec, players_param
+from sudoku_arena.core.types import (
+    TO_MOVE_TERMINAL,
+    GameSpec,
+    JsonDict,
+    Outcome,
+    ToMove,
+)
+from sudoku_arena.games.tic_tac_sudoku.rules import (
+    CENTRE_BOX,
+    COMMON_LINES,
+    MAP_LINES,
+    SMALL_LINES,
+    near,
+)
+from sudoku_arena.grids.sudoku import BOX_CELLS, box_of, cell_name, grid_param, parse_cell
+
+EMPTY, X = 0, 3
+SYMBOLS = ("circle", "square")
+
+#: End reasons stored in the state (``end``) and their sentences.
+END_REASONS = {
+    "map": "three map marks in a row",
+    "target": "reached the target score",
+    "blocked": "neither player can move; higher score wins, ties to the last placer",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class TTSState:
+    """A Tic-Tac-Sudoku position. ``current`` is the seat to move, -1 when over."""
+
+    cells: tuple[int, ...]
+    open: tuple[int, int]
+    scores: tuple[int, int]
+    map: tuple[int, ...]
+    centre_used: bool
+    stuck: tuple[bool, bool]
+    current: int
+    last: int
+    winner: int
+    end: str
+
+
+class TicTacSudoku(BaseGame[TTSState, int]):
+    """Two players place circles and squares on a completed Sudoku."""
+
+    spec: ClassVar[GameSpec] = GameSpec(
+        id="tic-tac-sudoku",
+        name="Tic-Tac-Sudoku",
+        version="1.0.0",
+        min_players=2,
+        max_players=2,
+        chance=False,
+        hidden_information=False,
+        simultaneous=False,
+        num_distinct_actions=81,
+        summary=(
+            "Nine tic-tac-toe boards on a Sudoku. Each symbol must go on a number next to "
+            "your last one; score lines in a box and across boxes, or claim three boxes "
+            "in a row on the Map."
+        ),
+        params=(
+            players_param(2, 2, 2),
+            grid_param(),
+            ParamSpec("target", int, 13, "points that win at once (TTS-7)", minimum=1),
+        ),
+    )
+
+    def __init__(self, params: dict[str, Any]) -> None:
+        super().__init__(params)
+        self.grid: tuple[int, ...] = tuple(int(ch) for ch in str(params["grid"]))
+        self.target = int(params["target"])
+        # Cells by number, so legal moves from an open symbol are <= 27 look-ups.
+        self._cells_by_value: tuple[tuple[int, ...], ...] = tuple(
+            tuple(i for i in range(81) if self.grid[i] == v) for v in range(10)
+        )
+        self._reach: tuple[tuple[int, ...], ...] = tuple(
+            tuple(sorted(i for v in near(self.grid[c]) for i in self._cells_by_value[v]))
+            for c in range(81)
+        )
+        self._outside_centre = tuple(i for i in range(81) if box_of(i) != CENTRE_BOX)
+
+    # -- protocol -------------------------------------------------------------------------
+
+    def initial_state(self) -> TTSState:
+        return TTSState(
+            cells=(EMPTY,) * 81,
+            open=(-1, -1),
+            scores=(0, 0),
+            map=(-1,) * 9,
+            centre_used=False,
+            stuck=(False, False),
+            current=0,
+            last=-1,
+            winner=-1,
+            end="",
+        )
+
+    def to_move(self, s: TTSState) -> ToMove:
+        if s.current < 0:
+            return TO_MOVE_TERMINAL
+        return ToMove.decision(s.current)
+
+    def _candidates(self, s: TTSState, player: int) -> tuple[int, ...]:
+        o = s.open[player]
+        return self._outside_centre if o < 0 else self._reach[o]
+
+    def _has_move(self, s: TTSState, player: int) -> bool:
+        cells = s.cells
+        return any(cells[i] == EMPTY for i in self._candidates(s, player))
+
+    def legal_actions(self, s: TTSState, player: int) -> Sequence[int]:
+        if player != s.current:
+            return ()
+        cells = s.cells
+        return [i for i in self._candidates(s, player) if cells[i] == EMPTY]
+
+    def why_illegal(self, s: TTSState, a: int, player: int) -> str | None:
+        """The rule that refuses ``a`` for ``player`` in ``s``, or ``None`` if legal."""
+        if not isinstance(a, int) or isinstance(a, bool) or not 0 <= a < 81:
+            return "not a cell of the board"
+        if s.cells[a] != EMPTY:
+            return f"{cell_name(a)} is already taken (TTS-3: only empty spaces)"
+        o = s.open[player]
+        if o < 0:
+            if box_of(a) == CENTRE_BOX:
+                return "a first symbol may not go in the centre box b5 (TTS-3)"
+            return None
+        allowed = near(self.grid[o])
+        if self.grid[a] not in allowed:
+            nums = ", ".join(str(v) for v in allowed)
+            return (
+                f"{cell_name(a)} holds {self.grid[a]}; from your open symbol on "
+                f"{cell_name(o)} ({self.grid[o]}) you may place on {nums} (TTS-3)"
+            )
+        return None
+
+    def apply(self, s: TTSState, a: int, player: int | None = None) -> TTSState:
+        p = self.acting_player(self.to_move(s), player, self._fmt(a))
+        reason = self.why_illegal(s, a, p)
+        if reason is not None:
+            raise IllegalActionError(self._fmt(a), reason)
+        return self._place(s, a, p)
+
+    def _place(self, s: TTSState, a: int, p: int) -> TTSState:
+        """Apply a legal placement (unchecked; ``apply`` validates first)."""
+        mark = p + 1
+        cells = list(s.cells)
+        cells[a] = mark
+        centre_used = s.centre_used
+        b = box_of(a)
+        if b == CENTRE_BOX and not centre_used:
+            # TTS-5: the first symbol in b5 X's out the placer's previous symbol.
+            cells[s.open[p]] = X
+            centre_used = True
+        gained = 0
+        for x, y, z in SMALL_LINES[a]:
+            if cells[x] == mark and cells[y] == mark and cells[z] == mark:
+                gained += 1
+        for x, y, z in COMMON_LINES[a]:
+            if cells[x] == mark and cells[y] == mark and cells[z] == mark:
+                gained += 2
+        scores = (s.scores[0] + gained, s.scores[1]) if p == 0 else (s.scores[0], s.scores[1] + gained)
+        map_ = s.map
+        map_line = False
+        if map_[b] < 0 and sum(1 for i in BOX_CELLS[b] if cells[i] == mark) >= 5:
+            m = list(map_)
+            m[b] = p
+            map_ = tuple(m)
+            map_line = any(map_[u] == p and map_[v] == p and map_[w] == p for u, v, w in MAP_LINES[b])
+        opens = (a, s.open[1]) if p == 0 else (s.open[0], a)
+        nxt = TTSState(
+            cells=tuple(cells),
+            open=opens,
+            scores=scores,
+            map=map_,
+            centre_used=centre_used,
+            stuck=s.stuck,
+            current=-1,
+            last=p,
+            winner=-1,
+            end="",
+        )
+        if map_line:
+            return _replace_end(nxt, p, "map")
+        if scores[p] >= self.target:
+            return _replace_end(nxt, p, "target")
+        return self._next_turn(nxt, p)
+
+    def _next_turn(self, s: TTSState, p: int) -> TTSState:
+        """TTS-8: the opponent moves if he can; else he is skipped for good."""
+        q = 1 - p
+        stuck = list(s.stuck)
+        if not stuck[q] and not self._has_move(s, q):
+            stuck[q] = True
+        if not stuck[p] and not self._has_move(s, p):
+            stuck[p] = True
+        st = (stuck[0], stuck[1])
+        if not st[q]:
+            return _with(s, stuck=st, current=q)
+        if not st[p]:
+            return _with(s, stuck=st, current=p)
+        a, b = s.scores
+        winner = 0 if a > b else 1 if b > a else p  # TTS-7: ties to the last placer
+        return _replace_end(_with(s, stuck=st), winner, "blocked")
+
+    def outcome(self, s: TTSState) -> Outcome | None:
+        if s.current >= 0:
+            return None
+        return Outcome(
+            winners=(s.winner,),
+            scores=(float(s.scores[0]), float(s.scores[1])),
+            reason=f"{SYMBOLS[s.winner]} wins: {END_REASONS[s.end]}",
+        )
+
+    def returns(self, s: TTSState) -> tuple[float, ...]:
+        if s.current >= 0:
+            return (0.0, 0.0)
+        return (1.0, 0.0) if s.winner == 0 else (0.0, 1.0)
+
+    # -- notation ---------------------------------------------------------------------------
+
+    def _fmt(self, a: object) -> str:
+        return cell_name(a) if isinstance(a, int) and 0 <= a < 81 else repr(a)
+
+    def format_action(self, a: int) -> str:
+        return cell_name(a)
+
+    def parse_action(self, text: str) -> int:
+        return parse_cell(text)
+
+    def encode_action(self, a: int) -> int:
+        return a
+
+    def decode_action(self, index: int) -> int:
+        self.decode_range_check(index)
+        return index
+
+    # -- views and persistence ----------------------------------------------------------------
+
+    def cell_code(self, s: TTSState, i: int) -> str:
+        """How cell ``i`` looks: '', 'x', or '<symbol>-open' / '<symbol>-filled'."""
+        c = s.cells[i]
+        if c == EMPTY:
+            return ""
+        if c == X:
+            return "x"
+        seat = c - 1
+        return f"{SYMBOLS[seat]}-{'open' if s.open[seat] == i else 'filled'}"
+
+    def view(self, s: TTSState, observer: int | None) -> JsonDict:
+        out = self.outcome(s)
+        return {
+            "game": self.spec.id,
+            "observer": observer,
+            "grid": list(self.grid),
+            "cells": [self.cell_code(s, i) for i in range(81)],
+            "scores": list(s.scores),
+            "target": self.target,
+            "map": list(s.map),
+            "centre_used": s.centre_used,
+            "stuck": list(s.stuck),
+            "players": list(SYMBOLS),
+            "to_move": [] if s.current < 0 else [s.current],
+            "legal": [cell_name(i) for i in self.legal_actions(s, s.current)] if s.current >= 0 else [],
+            "last": cell_name(s.open[s.last]) if s.last >= 0 else None,
+            "outcome": None if out is None else out.to_json(),
+        }
+
+    def dump_state(self, s: TTSState) -> JsonDict:
+        return {
+            "cells": "".join(str(c) for c in s.cells),
+            "open": list(s.open),
+            "scores": list(s.scores),
+            "map": list(s.map),
+            "centre_used": s.centre_used,
+            "stuck": list(s.stuck),
+            "current": s.current,
+            "last": s.last,
+            "winner": s.winner,
+            "end": s.end,
+        }
+
+    def load_state(self, data: JsonDict) -> TTSState:
+        try:
+            cells = tuple(int(ch) for ch in data["cells"])
+            s = TTSState(
+                cells=cells,
+                open=(int(data["open"][0]), int(data["open"][1])),
+                scores=(int(data["scores"][0]), int(data["scores"][1])),
+                map=tuple(int(m) for m in data["map"]),
+                centre_used=bool(data["centre_used"]),
+                stuck=(bool(data["stuck"][0]), bool(data["stuck"][1])),
+                current=int(data["current"]),
+                last=int(data["last"]),
+                winner=int(data["winner"]),
+                end=str(data["end"]),
+            )
+        except (KeyError, TypeError, ValueError, IndexError) as exc:
+            raise StateFormatError(f"not a Tic-Tac-Sudoku state: {exc!r}") from None
+        if len(cells) != 81 or any(c not in (0, 1, 2, 3) for c in cells) or len(s.map) != 9:
+            raise StateFormatError("not a Tic-Tac-Sudoku state: cells need 81 codes 0-3, map 9")
+        if s.end and s.end not in END_REASONS:
+            raise StateFormatError(f"unknown end reason {s.end!r}")
+        return s
+
+    # -- drawing --------------------------------------------------------------------------------
+
+    def render_text(self, view: JsonDict, *, color: bool = False) -> str:
+        from sudoku_arena.games.tic_tac_sudoku.render import render_text
+
+        return render_text(view, color=color)
+
+    def render_svg(self, view: JsonDict) -> str:
+        from sudoku_arena.games.tic_tac_sudoku.render import render_svg
+
+        return render_svg(view)
+
+    def agent_factories(self) -> dict[str, Any]:
+        from sudoku_arena.games.tic_tac_sudoku.agents import GreedyAgent
+
+        return {"greedy": GreedyAgent}
+
+
+def _with(s: TTSState, **changes: Any) -> TTSState:
+    from dataclasses import replace
+
+    return replace(s, **changes)
+
+
+def _replace_end(s: TTSState, winner: int, end: str) -> TTSState:
+    return _with(s, current=-1, winner=winner, end=end)
+
+
+__all__ = ["END_REASONS", "NotationError", "TTSState", "TicTacSudoku"]
