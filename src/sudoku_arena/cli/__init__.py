@@ -1,0 +1,1 @@
+"""The ``sudoku-arena`` command (Typer + Rich)."""

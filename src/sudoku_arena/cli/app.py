@@ -1,0 +1,64 @@
+"""The Typer application and the helpers every command shares."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, NoReturn
+
+import typer
+from rich.console import Console
+
+from sudoku_arena.core.errors import ArenaError, InvalidParameterError
+from sudoku_arena.core.params import parse_param_text
+from sudoku_arena.core.registry import load
+
+app = typer.Typer(
+    name="sudoku-arena",
+    help="Play, replay, simulate and check the five Sudoku Arena games.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+console = Console(highlight=False)
+err_console = Console(stderr=True, highlight=False)
+
+
+def fail(message: str, code: int = 2) -> NoReturn:
+    """Print ``message`` as an error and exit with ``code``."""
+    err_console.print(f"[bold red]error:[/] {message}", markup=True)
+    raise typer.Exit(code)
+
+
+def game_params(items: list[str] | None, extra: dict[str, Any] | None = None) -> dict[str, Any]:
+    """``--param NAME=VALUE`` items as a dict; ``NAME=@FILE`` reads the file's text."""
+    params: dict[str, Any] = dict(parse_param_text(items or []))
+    for name, value in list(params.items()):
+        if isinstance(value, str) and value.startswith("@"):
+            params[name] = read_text_param(name, value[1:])
+    for name, value in (extra or {}).items():
+        if value is not None:
+            params[name] = value
+    return params
+
+
+def read_text_param(name: str, path: str) -> str:
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise InvalidParameterError(f"{name}: cannot read {path}: {exc.strerror}") from None
+
+
+def load_game(game_id: str, params: dict[str, Any], seed: int | None) -> Any:
+    """Load a game or exit with the error's message."""
+    try:
+        return load(game_id, seed=seed, **params)
+    except ArenaError as exc:
+        fail(str(exc))
+
+
+def parse_players(text: str) -> list[str]:
+    """``"human,greedy"`` as a list of names; refuses empty names."""
+    names = [p.strip() for p in text.split(",")]
+    if not names or any(not n for n in names):
+        fail(f"--players {text!r}: give a comma-separated list such as human,greedy")
+    return names

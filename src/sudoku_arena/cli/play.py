@@ -1,0 +1,144 @@
+"""``play``: a game in the terminal, people and bots in any seats.
+
+People type actions in the game's notation. Other commands at the prompt: ``moves``
+(the legal actions), ``undo``, ``board``, ``help``, ``quit``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.text import Text
+
+from sudoku_arena.ai import make_agent
+from sudoku_arena.cli.app import app, console, fail, game_params, load_game, parse_players
+from sudoku_arena.core.agent import Agent
+from sudoku_arena.core.errors import ArenaError
+from sudoku_arena.core.match import LogEntry, Match
+from sudoku_arena.core.record import write_records
+
+HUMAN = "human"
+
+HELP = """Type an action in the game's notation (for example r5c3), or:
+  moves   list your legal actions
+  undo    take back your last action (and the bots' replies to it)
+  board   draw the board again
+  help    this text
+  quit    leave the game (saved first when --save is given)"""
+
+
+def _show(match: Match, seat: int | None) -> None:
+    view = match.game.view(match.state, seat)
+    console.print(Text.from_ansi(match.game.render_text(view, color=True)))
+
+
+def _describe(match: Match, entry: LogEntry) -> str:
+    who = "chance" if entry.actor is None else match.players[entry.actor]
+    seat = "" if entry.actor is None else f" (seat {entry.actor})"
+    return f"{who}{seat}: {entry.action}"
+
+
+def _ask(prompt: str) -> str | None:
+    try:
+        return input(prompt)
+    except EOFError:
+        return None
+
+
+def _human_turn(match: Match, seat: int, bots: set[int], several_humans: bool) -> bool:
+    """Prompt ``seat`` until an action is taken; return False when the person quits."""
+    hidden = match.game.spec.hidden_information
+    if hidden and several_humans:
+        _ask(f"Pass the screen to {match.players[seat]} (seat {seat}) and press Enter ")
+    _show(match, seat)
+    while True:
+        line = _ask(f"{match.players[seat]} (seat {seat})> ")
+        if line is None or line.strip().lower() in {"quit", "exit", "q"}:
+            return False
+        cmd = line.strip()
+        low = cmd.lower()
+        if not cmd:
+            continue
+        if low in {"help", "h", "?"}:
+            console.print(HELP)
+        elif low in {"moves", "legal", "m"}:
+            console.print(", ".join(match.legal(seat)) or "no legal action")
+        elif low in {"board", "b"}:
+            _show(match, seat)
+        elif low in {"undo", "u"}:
+            try:
+                undone = match.undo(seat, along=bots)
+            except ArenaError as exc:
+                console.print(f"[yellow]{exc}[/]")
+                continue
+            console.print("undone: " + "; ".join(_describe(match, e) for e in reversed(undone)))
+            _show(match, seat)
+            if seat not in match.to_move().players:
+                return True
+        else:
+            try:
+                match.play(cmd, seat)
+            except ArenaError as exc:
+                console.print(f"[red]{exc}[/]  (type 'moves' for the legal actions)")
+                continue
+            return True
+
+
+@app.command()
+def play(
+    game: Annotated[str, typer.Argument(help="game id (see 'sudoku-arena list')")],
+    players: Annotated[
+        str, typer.Option(help="one name per seat: human, random, greedy, ... (comma-separated)")
+    ] = "human,greedy",
+    seed: Annotated[int | None, typer.Option(help="seed for the board and chance")] = None,
+    grid: Annotated[str | None, typer.Option(help="the Sudoku grid as 81 digits")] = None,
+    sheet: Annotated[Path | None, typer.Option(help="a sheet file (Cat Sudoku)")] = None,
+    param: Annotated[list[str] | None, typer.Option("--param", help="NAME=VALUE")] = None,
+    save: Annotated[Path | None, typer.Option(help="write the game record here")] = None,
+) -> None:
+    """Play a game in the terminal against bots or with people on one screen."""
+    names = parse_players(players)
+    try:
+        extra: dict[str, Any] = {"grid": grid, "players": len(names)}
+        if sheet is not None:
+            extra["sheet"] = sheet.read_text(encoding="utf-8")
+        params = game_params(param, extra)
+    except (ArenaError, OSError) as exc:
+        fail(str(exc))
+    g = load_game(game, params, seed)
+    match = Match(g, seed=seed, players=names)
+    agents: dict[int, Agent] = {}
+    try:
+        for i, name in enumerate(names):
+            if name.lower() != HUMAN:
+                agents[i] = make_agent(name, g, seed=match.seed * 31 + i)
+    except ArenaError as exc:
+        fail(str(exc))
+    humans = [i for i, n in enumerate(names) if n.lower() == HUMAN]
+    console.print(f"[bold]{g.spec.name}[/] — seed {match.seed}. Type 'help' for commands.")
+    for e in match.log:
+        console.print(f"[dim]{_describe(match, e)}[/]")
+    quit_early = False
+    while not match.is_over:
+        seat = match.to_move().players[0]
+        n0 = match.ply
+        if seat in agents:
+            match.step_agent(agents[seat], seat)
+        elif not _human_turn(match, seat, set(agents), len(humans) > 1):
+            quit_early = True
+            break
+        for e in match.log[n0:]:
+            style = "cyan" if e.actor in agents else "dim"
+            console.print(f"[{style}]{_describe(match, e)}[/]")
+    if save is not None:
+        write_records(save, [match.record()])
+        console.print(f"record saved to {save}")
+    if quit_early:
+        console.print("game left unfinished")
+        raise typer.Exit(0)
+    _show(match, None)
+    out = match.outcome()
+    assert out is not None
+    console.print(f"[bold]Game over:[/] {out.reason}; scores {list(out.scores)}")

@@ -1,0 +1,8 @@
+"""Conformance suite: checks any registered game against the protocol's contract.
+
+Used by the test suite over every registered game and by ``sudoku-arena check``.
+"""
+
+from sudoku_arena.testing.conformance import ConformanceError, ConformanceReport, check_game
+
+__all__ = ["ConformanceError", "ConformanceReport", "check_game"]

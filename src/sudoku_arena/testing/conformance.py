@@ -1,0 +1,279 @@
+"""The conformance suite: random games that exercise every promise of the protocol.
+
+For each game (at its smallest and largest player counts) it plays random games with a
+:class:`~sudoku_arena.core.match.Match` and checks, at every ply of the first
+``deep_plies`` of each game:
+
+* who is to move is consistent with who has legal actions;
+* every legal action (or a sample of them) applies, has a notation that parses back and
+  an index that decodes back; actions not legal now, and seats not to move, are refused
+  with ``IllegalActionError``; the state is never mutated;
+* chance outcomes have exact probabilities that sum to 1;
+* states survive ``load_state(dump_state(s))`` and dump to JSON;
+* views are plain JSON for every observer and the spectator, and for games with hidden
+  information a view does not change when only what the observer cannot see changes
+  (checked through ``determinize``);
+* text and SVG renderers draw every view; every ``data-action`` in the SVG parses;
+* at the end, the outcome agrees with the returns, and the record replays exactly.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import xml.etree.ElementTree as ET
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from sudoku_arena.core.errors import ArenaError, IllegalActionError
+from sudoku_arena.core.match import Match
+from sudoku_arena.core.record import Record, replay
+from sudoku_arena.core.registry import load
+
+
+class ConformanceError(AssertionError):
+    """A broken promise, with the game, seed and ply where it was seen."""
+
+
+@dataclass
+class ConformanceReport:
+    """What was checked: counts per check name."""
+
+    game: str
+    games: int = 0
+    plies: int = 0
+    counts: dict[str, int] = field(default_factory=dict)
+
+    def tick(self, name: str, n: int = 1) -> None:
+        self.counts[name] = self.counts.get(name, 0) + n
+
+
+def _json_roundtrip(value: Any) -> Any:
+    return json.loads(json.dumps(value))
+
+
+def check_game(
+    game_id: str,
+    *,
+    games: int = 10,
+    seed: int = 0,
+    deep_plies: int = 150,
+    sample_actions: int = 6,
+    params: dict[str, Any] | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> ConformanceReport:
+    """Run the suite on ``game_id``; raise :class:`ConformanceError` on the first failure.
+
+    ``games`` random games are played per player count checked (the smallest and the
+    largest allowed, unless ``params`` fixes ``players``).
+    """
+    report = ConformanceReport(game_id)
+    probe = load(game_id, seed=seed, **(params or {}))
+    spec = probe.spec
+    _require(spec.id == game_id, f"spec.id {spec.id!r} differs from the registry id")
+    _require(1 <= spec.min_players <= spec.max_players, "player counts are inconsistent")
+    counts = (
+        [int((params or {})["players"])]
+        if params and "players" in params
+        else sorted({spec.min_players, spec.max_players})
+    )
+    done = 0
+    for n in counts:
+        for g in range(games):
+            game_seed = seed * 1000 + 97 * n + g
+            game = load(game_id, seed=game_seed, **{**(params or {}), "players": n})
+            _check_one(game, game_seed, deep_plies, sample_actions, report)
+            done += 1
+            if progress is not None:
+                progress(done)
+    return report
+
+
+def _require(cond: bool, message: str) -> None:
+    if not cond:
+        raise ConformanceError(message)
+
+
+def _check_one(game: Any, seed: int, deep: int, sample: int, report: ConformanceReport) -> None:
+    rng = random.Random(seed)
+    match = Match(game, seed=seed, players=[f"random{i}" for i in range(game.num_players)])
+    where = f"{game.spec.id} players={game.num_players} seed={seed}"
+    report.games += 1
+    _check_chance_history(game, match, where, report)
+    while not match.is_over:
+        s = match.state
+        ply = match.ply
+        at = f"{where} ply={ply}"
+        if ply < deep:
+            _check_state(game, s, rng, sample, at, report, svg=(ply % 7 == 0))
+        tm = match.to_move()
+        players = tm.players
+        _require(tm.is_decision and players, f"{at}: a live non-chance state has nobody to move")
+        p = players[rng.randrange(len(players))]
+        legal = list(game.legal_actions(s, p))
+        _require(bool(legal), f"{at}: seat {p} is to move but has no legal action")
+        match.play(legal[rng.randrange(len(legal))], p)
+        _check_chance_history(game, match, where, report)
+        report.plies += 1
+        if match.ply > 200_000:
+            raise ConformanceError(f"{where}: no end after 200000 plies")
+    s = match.state
+    _check_state(game, s, rng, sample, f"{where} end", report, svg=True)
+    _check_end(game, s, where, report)
+    _check_record(game, match, where, report)
+
+
+def _check_chance_history(game: Any, match: Match, where: str, report: ConformanceReport) -> None:
+    # Chance nodes were resolved by the match; make sure none is pending.
+    _require(not match.to_move().is_chance, f"{where}: the match left a chance node pending")
+
+
+def _check_state(
+    game: Any,
+    s: Any,
+    rng: random.Random,
+    sample: int,
+    at: str,
+    report: ConformanceReport,
+    svg: bool,
+) -> None:
+    spec = game.spec
+    n = game.num_players
+    before = game.dump_state(s)
+    _require(hash(s) == hash(s), f"{at}: state does not hash")
+    # dump/load
+    dumped = _json_roundtrip(before)
+    _require(game.load_state(dumped) == s, f"{at}: load_state(dump_state(s)) != s")
+    report.tick("dump/load round-trips")
+    tm = game.to_move(s)
+    # to_move versus legal actions
+    for p in range(n):
+        legal = list(game.legal_actions(s, p))
+        if tm.is_decision and p in tm.players:
+            _require(bool(legal), f"{at}: seat {p} is to move but has no legal action")
+        else:
+            _require(not legal, f"{at}: seat {p} is not to move but has legal actions")
+    if tm.is_chance:
+        outcomes = list(game.chance_outcomes(s))
+        total = sum((pr for _, pr in outcomes), Fraction(0))
+        _require(total == 1, f"{at}: chance probabilities sum to {total}, not 1")
+        _require(all(pr > 0 for _, pr in outcomes), f"{at}: a chance outcome has probability 0")
+        for a, _ in outcomes[:sample]:
+            _check_action_codec(game, a, at)
+            game.apply(s, a, None)
+        report.tick("chance nodes checked")
+    if tm.is_decision:
+        for p in tm.players:
+            legal = list(game.legal_actions(s, p))
+            chosen = legal if len(legal) <= sample else rng.sample(legal, sample)
+            legal_idx = {game.encode_action(a) for a in legal}
+            _require(len(legal_idx) == len(legal), f"{at}: two legal actions share an index")
+            for a in chosen:
+                _check_action_codec(game, a, at)
+                try:
+                    game.apply(s, a, p)
+                except IllegalActionError as exc:
+                    raise ConformanceError(f"{at}: legal action {game.format_action(a)} refused: {exc}") from None
+                report.tick("legal actions applied")
+            # Illegal: random indices that are not legal now must be refused.
+            for _ in range(sample):
+                idx = rng.randrange(spec.num_distinct_actions)
+                if idx in legal_idx:
+                    continue
+                a = game.decode_action(idx)
+                try:
+                    game.apply(s, a, p)
+                except IllegalActionError:
+                    report.tick("illegal actions refused")
+                else:
+                    raise ConformanceError(f"{at}: illegal action {game.format_action(a)} accepted for seat {p}")
+            # Seats not to move are refused.
+            others = [q for q in range(n) if q not in tm.players]
+            if others and legal:
+                q = others[0]
+                try:
+                    game.apply(s, legal[0], q)
+                except IllegalActionError:
+                    report.tick("wrong seat refused")
+                else:
+                    raise ConformanceError(f"{at}: seat {q} acted out of turn")
+    _require(game.dump_state(s) == before, f"{at}: a method mutated the state")
+    _check_views(game, s, rng, at, report, svg)
+
+
+def _check_action_codec(game: Any, a: Any, at: str) -> None:
+    text = game.format_action(a)
+    _require(game.parse_action(text) == a, f"{at}: parse_action({text!r}) does not give the action back")
+    idx = game.encode_action(a)
+    _require(0 <= idx < game.spec.num_distinct_actions, f"{at}: index {idx} of {text} out of range")
+    _require(game.decode_action(idx) == a, f"{at}: decode_action({idx}) is not {text}")
+
+
+def _check_views(
+    game: Any, s: Any, rng: random.Random, at: str, report: ConformanceReport, svg: bool
+) -> None:
+    observers: list[int | None] = [None, *range(game.num_players)]
+    hidden = game.spec.hidden_information
+    for obs in observers:
+        v = game.view(s, obs)
+        _require(isinstance(v, dict), f"{at}: view is not a dict")
+        for key in ("game", "to_move", "legal", "outcome", "players"):
+            _require(key in v, f"{at}: view for {obs} lacks {key!r}")
+        _require(_json_roundtrip(v) == v, f"{at}: view for {obs} is not plain JSON")
+        report.tick("views are JSON")
+        if hidden:
+            for p in range(game.num_players):
+                if obs is not None and p != obs:
+                    continue
+                # Re-deal what p cannot see; the spectator and p see nothing change.
+                other = game.determinize(s, p, rng)
+                _require(game.view(other, obs) == v, f"{at}: view of {obs} changes with secrets it cannot see")
+                if obs is not None:
+                    _require(
+                        list(game.legal_actions(other, obs)) == list(game.legal_actions(s, obs)),
+                        f"{at}: legal actions of {obs} change under determinize",
+                    )
+                report.tick("secrecy checks")
+        text = game.render_text(v)
+        _require(isinstance(text, str) and text, f"{at}: render_text drew nothing")
+        if svg:
+            _check_svg(game, game.render_svg(v), at)
+            report.tick("SVG drawings checked")
+
+
+def _check_svg(game: Any, doc: str, at: str) -> None:
+    try:
+        root = ET.fromstring(doc)
+    except ET.ParseError as exc:
+        raise ConformanceError(f"{at}: SVG is not well-formed: {exc}") from None
+    _require(root.tag.endswith("svg"), f"{at}: render_svg did not return an <svg> element")
+    for el in root.iter():
+        act = el.get("data-action")
+        if act is not None:
+            try:
+                game.parse_action(act)
+            except ArenaError as exc:
+                raise ConformanceError(f"{at}: SVG data-action {act!r} does not parse: {exc}") from None
+
+
+def _check_end(game: Any, s: Any, where: str, report: ConformanceReport) -> None:
+    out = game.outcome(s)
+    _require(out is not None, f"{where}: terminal state without an outcome")
+    rets = game.returns(s)
+    n = game.num_players
+    _require(len(rets) == n and len(out.scores) == n, f"{where}: returns/scores need {n} values")
+    _require(all(0.0 <= r <= 1.0 for r in rets), f"{where}: returns outside [0, 1]: {rets}")
+    if n > 1:
+        best = max(rets)
+        top = tuple(p for p in range(n) if rets[p] == best and best > 0)
+        _require(tuple(sorted(out.winners)) == top, f"{where}: winners {out.winners} but returns {rets}")
+    report.tick("outcomes agree with returns")
+
+
+def _check_record(game: Any, match: Match, where: str, report: ConformanceReport) -> None:
+    rec = Record.loads(match.record().dumps())
+    _, states = replay(rec)
+    _require(game.dump_state(states[-1]) == game.dump_state(match.state), f"{where}: replay differs")
+    report.tick("records replayed")
