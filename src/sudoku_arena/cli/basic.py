@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Annotated
 
 import typer
-from rich.progress import Progress
+from rich.progress import Progress, TaskID
 from rich.table import Table
 
 from sudoku_arena.cli.app import app, console, fail, game_params
@@ -38,8 +39,14 @@ def list_games() -> None:
             else f"{spec.min_players}-{spec.max_players}"
         )
         options = ", ".join(p.name for p in spec.params if p.name != "players")
-        table.add_row(spec.id, f"{spec.name} {spec.version}", players, kind or "-", options, spec.summary)
+        table.add_row(
+            spec.id, f"{spec.name} {spec.version}", players, kind or "-", options, spec.summary
+        )
     console.print(table)
+
+
+def _advance(progress: Progress, task: TaskID, done: int) -> None:
+    progress.update(task, completed=done)
 
 
 @app.command("check")
@@ -70,7 +77,7 @@ def check(
                     games=games,
                     seed=seed,
                     params=params or None,
-                    progress=lambda done, t=task: progress.update(t, completed=done),
+                    progress=partial(_advance, progress, task),
                 )
             except (ConformanceError, ArenaError) as exc:
                 console.print(f"[bold red]FAIL[/] {gid}: {exc}")

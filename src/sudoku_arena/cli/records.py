@@ -56,7 +56,9 @@ def selfplay(
                 game_seed = seed + i
                 g = load_game(game, params, game_seed)
                 try:
-                    agents = [make_agent(n, g, seed=game_seed * 31 + k) for k, n in enumerate(names)]
+                    agents = [
+                        make_agent(n, g, seed=game_seed * 31 + k) for k, n in enumerate(names)
+                    ]
                 except ArenaError as exc:
                     fail(str(exc))
                 match = Match(g, seed=game_seed, players=names)
@@ -77,7 +79,11 @@ def selfplay(
         table.add_column(col, justify="right")
     for k, n in enumerate(names):
         table.add_row(
-            str(k), n, f"{wins[k]:g}", f"{100 * wins[k] / games:.1f}", f"{statistics.fmean(scores[k]):.2f}"
+            str(k),
+            n,
+            f"{wins[k]:g}",
+            f"{100 * wins[k] / games:.1f}",
+            f"{statistics.fmean(scores[k]):.2f}",
         )
     console.print(table)
     console.print(f"mean length {statistics.fmean(lengths):.1f} plies")

@@ -80,9 +80,7 @@ class BaseGame(Generic[S, A]):
             raise IllegalActionError(action, "several players may act; say which one")
         if player not in to_move.players:
             allowed = ", ".join(f"seat {p}" for p in to_move.players)
-            raise IllegalActionError(
-                action, f"seat {player} may not act now (to move: {allowed})"
-            )
+            raise IllegalActionError(action, f"seat {player} may not act now (to move: {allowed})")
         return player
 
     def decode_range_check(self, index: int) -> None:

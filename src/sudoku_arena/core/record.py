@@ -28,7 +28,7 @@ from sudoku_arena.core.errors import (
 )
 from sudoku_arena.core.match import RECORD_FORMAT, LogEntry
 from sudoku_arena.core.params import ParamValue
-from sudoku_arena.core.registry import load
+from sudoku_arena.core.registry import build
 from sudoku_arena.core.types import JsonDict, Outcome
 
 CHANCE_ACTOR = "chance"
@@ -131,7 +131,7 @@ def replay(record: Record) -> tuple[Any, list[Any]]:
     ply number, wrong actor, malformed or illegal action, game over too early) and, at
     the end, when the outcome differs from the recorded one.
     """
-    game = load(record.game, **record.params)
+    game = build(record.game, record.params)
     state = game.initial_state()
     states = [state]
     for i, entry in enumerate(record.actions):
@@ -141,10 +141,14 @@ def replay(record: Record) -> tuple[Any, list[Any]]:
         if tm.is_terminal:
             raise ReplayMismatchError(i, f"the game is already over, yet {entry.action!r} follows")
         if entry.actor is None and not tm.is_chance:
-            raise ReplayMismatchError(i, f"recorded chance outcome {entry.action!r}, but a player is to move")
+            raise ReplayMismatchError(
+                i, f"recorded chance outcome {entry.action!r}, but a player is to move"
+            )
         if entry.actor is not None and entry.actor not in tm.players:
             raise ReplayMismatchError(
-                i, f"recorded seat {entry.actor} acting, but to move is {list(tm.players) or 'chance'}"
+                i,
+                f"recorded seat {entry.actor} acting, but to move is "
+                f"{list(tm.players) or 'chance'}",
             )
         try:
             state = game.apply(state, game.parse_action(entry.action), entry.actor)
@@ -156,8 +160,10 @@ def replay(record: Record) -> tuple[Any, list[Any]]:
     if (out is None) != (record.outcome is None):
         got = "the game is over" if out is not None else "the game is not over"
         raise ReplayMismatchError(end, f"after the last action {got}, unlike the record")
-    if out is not None and record.outcome is not None and (
-        out.winners != record.outcome.winners or out.scores != record.outcome.scores
+    if (
+        out is not None
+        and record.outcome is not None
+        and (out.winners != record.outcome.winners or out.scores != record.outcome.scores)
     ):
         raise ReplayMismatchError(
             end,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import random
+from collections.abc import Mapping
 from typing import Any
 
 from sudoku_arena.core.errors import UnknownGameError
@@ -61,6 +62,11 @@ def load(game_id: str, *, seed: int | None = None, **params: object) -> Any:
     accepted for every parameter (command-line input) and converted. Raises
     ``UnknownGameError`` or ``InvalidParameterError`` with what is allowed.
     """
+    return build(game_id, params, seed)
+
+
+def build(game_id: str, params: Mapping[str, object], seed: int | None = None) -> Any:
+    """Like :func:`load`, with the parameters as a mapping."""
     cls = game_class(game_id)
     resolved = resolve_params(cls.spec.params, params, random.Random(seed or 0))
     return cls(resolved)

@@ -18,12 +18,8 @@ import re
 from sudoku_arena.core.errors import InvalidGridError, NotationError
 from sudoku_arena.core.params import ParamSpec
 
-ROW_CELLS: tuple[tuple[int, ...], ...] = tuple(
-    tuple(9 * r + c for c in range(9)) for r in range(9)
-)
-COL_CELLS: tuple[tuple[int, ...], ...] = tuple(
-    tuple(9 * r + c for r in range(9)) for c in range(9)
-)
+ROW_CELLS: tuple[tuple[int, ...], ...] = tuple(tuple(9 * r + c for c in range(9)) for r in range(9))
+COL_CELLS: tuple[tuple[int, ...], ...] = tuple(tuple(9 * r + c for r in range(9)) for c in range(9))
 BOX_CELLS: tuple[tuple[int, ...], ...] = tuple(
     tuple(9 * (3 * (b // 3) + r) + 3 * (b % 3) + c for r in range(3) for c in range(3))
     for b in range(9)
@@ -56,8 +52,9 @@ def parse_cell(text: str) -> int:
     return 9 * (int(m.group(1)) - 1) + int(m.group(2)) - 1
 
 
-def _fill(cells: list[int], rows: list[int], cols: list[int], boxes: list[int],
-          rng: random.Random) -> bool:
+def _fill(
+    cells: list[int], rows: list[int], cols: list[int], boxes: list[int], rng: random.Random
+) -> bool:
     # Most constrained empty cell first; random candidate order.
     best = -1
     best_mask = 0

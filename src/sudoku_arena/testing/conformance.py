@@ -110,7 +110,7 @@ def _check_one(game: Any, seed: int, deep: int, sample: int, report: Conformance
             _check_state(game, s, rng, sample, at, report, svg=(ply % 7 == 0))
         tm = match.to_move()
         players = tm.players
-        _require(tm.is_decision and players, f"{at}: a live non-chance state has nobody to move")
+        _require(tm.is_decision and bool(players), f"{at}: a live state has nobody to move")
         p = players[rng.randrange(len(players))]
         legal = list(game.legal_actions(s, p))
         _require(bool(legal), f"{at}: seat {p} is to move but has no legal action")
@@ -175,7 +175,9 @@ def _check_state(
                 try:
                     game.apply(s, a, p)
                 except IllegalActionError as exc:
-                    raise ConformanceError(f"{at}: legal action {game.format_action(a)} refused: {exc}") from None
+                    raise ConformanceError(
+                        f"{at}: legal action {game.format_action(a)} refused: {exc}"
+                    ) from None
                 report.tick("legal actions applied")
             # Illegal: random indices that are not legal now must be refused.
             for _ in range(sample):
@@ -188,7 +190,9 @@ def _check_state(
                 except IllegalActionError:
                     report.tick("illegal actions refused")
                 else:
-                    raise ConformanceError(f"{at}: illegal action {game.format_action(a)} accepted for seat {p}")
+                    raise ConformanceError(
+                        f"{at}: illegal action {game.format_action(a)} accepted for seat {p}"
+                    )
             # Seats not to move are refused.
             others = [q for q in range(n) if q not in tm.players]
             if others and legal:
@@ -205,7 +209,9 @@ def _check_state(
 
 def _check_action_codec(game: Any, a: Any, at: str) -> None:
     text = game.format_action(a)
-    _require(game.parse_action(text) == a, f"{at}: parse_action({text!r}) does not give the action back")
+    _require(
+        game.parse_action(text) == a, f"{at}: parse_action({text!r}) does not give the action back"
+    )
     idx = game.encode_action(a)
     _require(0 <= idx < game.spec.num_distinct_actions, f"{at}: index {idx} of {text} out of range")
     _require(game.decode_action(idx) == a, f"{at}: decode_action({idx}) is not {text}")
@@ -229,7 +235,10 @@ def _check_views(
                     continue
                 # Re-deal what p cannot see; the spectator and p see nothing change.
                 other = game.determinize(s, p, rng)
-                _require(game.view(other, obs) == v, f"{at}: view of {obs} changes with secrets it cannot see")
+                _require(
+                    game.view(other, obs) == v,
+                    f"{at}: view of {obs} changes with secrets it cannot see",
+                )
                 if obs is not None:
                     _require(
                         list(game.legal_actions(other, obs)) == list(game.legal_actions(s, obs)),
@@ -237,7 +246,7 @@ def _check_views(
                     )
                 report.tick("secrecy checks")
         text = game.render_text(v)
-        _require(isinstance(text, str) and text, f"{at}: render_text drew nothing")
+        _require(isinstance(text, str) and bool(text), f"{at}: render_text drew nothing")
         if svg:
             _check_svg(game, game.render_svg(v), at)
             report.tick("SVG drawings checked")
@@ -255,7 +264,9 @@ def _check_svg(game: Any, doc: str, at: str) -> None:
             try:
                 game.parse_action(act)
             except ArenaError as exc:
-                raise ConformanceError(f"{at}: SVG data-action {act!r} does not parse: {exc}") from None
+                raise ConformanceError(
+                    f"{at}: SVG data-action {act!r} does not parse: {exc}"
+                ) from None
 
 
 def _check_end(game: Any, s: Any, where: str, report: ConformanceReport) -> None:
@@ -268,12 +279,16 @@ def _check_end(game: Any, s: Any, where: str, report: ConformanceReport) -> None
     if n > 1:
         best = max(rets)
         top = tuple(p for p in range(n) if rets[p] == best and best > 0)
-        _require(tuple(sorted(out.winners)) == top, f"{where}: winners {out.winners} but returns {rets}")
+        _require(
+            tuple(sorted(out.winners)) == top, f"{where}: winners {out.winners} but returns {rets}"
+        )
     report.tick("outcomes agree with returns")
 
 
 def _check_record(game: Any, match: Match, where: str, report: ConformanceReport) -> None:
     rec = Record.loads(match.record().dumps())
     _, states = replay(rec)
-    _require(game.dump_state(states[-1]) == game.dump_state(match.state), f"{where}: replay differs")
+    _require(
+        game.dump_state(states[-1]) == game.dump_state(match.state), f"{where}: replay differs"
+    )
     report.tick("records replayed")

@@ -47,8 +47,9 @@ class GreedyAgent:
         best = [(a, after) for g, a, after in scored if g == top]
         if len(best) > 1:
             opp = 1 - player
-            threats = [(best_gain(game, after, opp) if after.current == opp else 0, a)
-                       for a, after in best]
+            threats = [
+                (best_gain(game, after, opp) if after.current == opp else 0, a) for a, after in best
+            ]
             low = min(t for t, _ in threats)
             choices = [a for t, a in threats if t == low]
         else:

@@ -177,14 +177,18 @@ class TicTacSudoku(BaseGame[TTSState, int]):
         for x, y, z in COMMON_LINES[a]:
             if cells[x] == mark and cells[y] == mark and cells[z] == mark:
                 gained += 2
-        scores = (s.scores[0] + gained, s.scores[1]) if p == 0 else (s.scores[0], s.scores[1] + gained)
+        scores = (
+            (s.scores[0] + gained, s.scores[1]) if p == 0 else (s.scores[0], s.scores[1] + gained)
+        )
         map_ = s.map
         map_line = False
         if map_[b] < 0 and sum(1 for i in BOX_CELLS[b] if cells[i] == mark) >= 5:
             m = list(map_)
             m[b] = p
             map_ = tuple(m)
-            map_line = any(map_[u] == p and map_[v] == p and map_[w] == p for u, v, w in MAP_LINES[b])
+            map_line = any(
+                map_[u] == p and map_[v] == p and map_[w] == p for u, v, w in MAP_LINES[b]
+            )
         opens = (a, s.open[1]) if p == 0 else (s.open[0], a)
         nxt = TTSState(
             cells=tuple(cells),
@@ -279,7 +283,9 @@ class TicTacSudoku(BaseGame[TTSState, int]):
             "stuck": list(s.stuck),
             "players": list(SYMBOLS),
             "to_move": [] if s.current < 0 else [s.current],
-            "legal": [cell_name(i) for i in self.legal_actions(s, s.current)] if s.current >= 0 else [],
+            "legal": [cell_name(i) for i in self.legal_actions(s, s.current)]
+            if s.current >= 0
+            else [],
             "last": cell_name(s.open[s.last]) if s.last >= 0 else None,
             "outcome": None if out is None else out.to_json(),
         }

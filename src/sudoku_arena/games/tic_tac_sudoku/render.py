@@ -39,9 +39,7 @@ def render_text(view: JsonDict, *, color: bool = False) -> str:
 
     legal = set(view["legal"])
     lines: list[str] = []
-    header = "    " + "".join(
-        f" {c} " + (" " if c in (3, 6) else "") for c in range(1, 10)
-    )
+    header = "    " + "".join(f" {c} " + (" " if c in (3, 6) else "") for c in range(1, 10))
     lines.append(header)
     sep = "   +" + "+".join(["-" * 9] * 3) + "+"
     for r in range(9):
@@ -162,9 +160,7 @@ def _side_panel(view: JsonDict, x0: int, y0: int) -> list[str]:
     for b in range(9):
         r, c = divmod(b, 3)
         x, y = x0 + c * m, y0 + 24 + r * m
-        out.append(
-            f'<rect x="{x}" y="{y}" width="{m}" height="{m}" fill="#fff" stroke="#222"/>'
-        )
+        out.append(f'<rect x="{x}" y="{y}" width="{m}" height="{m}" fill="#fff" stroke="#222"/>')
         owner = view["map"][b]
         if owner == 0:
             out.append(

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Set up a virtualenv with the package and its dev tools, then run the static checks and
+# the whole test suite. This is the README's test command and what CI runs.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+python3 -m venv .venv
+.venv/bin/python -m pip install -q --upgrade pip
+.venv/bin/python -m pip install -q -e '.[dev]'
+.venv/bin/ruff check src tests scripts benchmarks
+.venv/bin/ruff format --check src tests scripts benchmarks
+.venv/bin/mypy --strict src/sudoku_arena
+.venv/bin/python -m pytest -n 2 "$@"
