@@ -18,6 +18,7 @@ from sudoku_arena.core.types import GameSpec
 
 _BUILTIN: dict[str, str] = {
     "tic-tac-sudoku": "sudoku_arena.games.tic_tac_sudoku:TicTacSudoku",
+    "sudokuhex": "sudoku_arena.games.sudokuhex:SuDokuHex",
 }
 
 _classes: dict[str, type[Any]] = {}
