@@ -17,8 +17,10 @@ from sudoku_arena.core.params import resolve_params
 from sudoku_arena.core.types import GameSpec
 
 _BUILTIN: dict[str, str] = {
+    "citadel": "sudoku_arena.games.citadel:Citadel",
     "tic-tac-sudoku": "sudoku_arena.games.tic_tac_sudoku:TicTacSudoku",
     "sudokuhex": "sudoku_arena.games.sudokuhex:SuDokuHex",
+    "sudoku-warriors": "sudoku_arena.games.sudoku_warriors:SudokuWarriors",
 }
 
 _classes: dict[str, type[Any]] = {}
