@@ -1,0 +1,821 @@
+"""The Citadel rules engine (CI-1..10 in ../shared/RULINGS.md; README.md here).
+
+A game has three phases: ``setup`` (players alternate placing the nine neutral
+citadels), ``claim`` (seat 1 first, each claims three) and ``play`` (turns made of small
+actions paid with credits, each turn closed by ``end``).
+
+Encodings (see ``rules.py``): actions are ints equal to their stable index; ``board``
+holds one code per cell (0 empty, 1/2 warriors of seats 0/1, 3..6 wall quarters);
+``citadels`` lists citadel cells in placement order and ``owners`` their owners (-1
+neutral). Warriors that took part in an attack this turn are in ``spent`` (by cell; the
+mark moves with the warrior). ``sieged`` holds enemy warriors whose group was besieged
+when it lost a warrior to a siege capture this turn: that group stays open to the
+turn's second siege capture although the first capture emptied a cell next to it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar
+
+from sudoku_arena.core.base import BaseGame
+from sudoku_arena.core.errors import IllegalActionError, NotationError, StateFormatError
+from sudoku_arena.core.params import ParamSpec, players_param
+from sudoku_arena.core.types import TO_MOVE_TERMINAL, GameSpec, JsonDict, Outcome, ToMove
+from sudoku_arena.games.citadel import rules
+from sudoku_arena.games.citadel.rules import (
+    ATTACK_BASE,
+    CITADEL_BASE,
+    CLAIM_BASE,
+    EMPTY,
+    END,
+    K_ATTACK,
+    K_CITADEL,
+    K_CLAIM,
+    K_END,
+    K_MOVE,
+    K_RAZE,
+    K_RECRUIT,
+    K_SIEGE,
+    K_WALL,
+    MOVE_BASE,
+    NUM_ACTIONS,
+    RAZE_BASE,
+    RECRUIT_BASE,
+    SIEGE_BASE,
+    WALL_BASE,
+    WALL_LL,
+    Geometry,
+    geometry,
+    max_citadels,
+    split_action,
+)
+
+SETUP, CLAIM, PLAY, OVER = 0, 1, 2, 3
+PHASES = ("setup", "claim", "play", "over")
+SEATS = ("blue", "red")
+NUM_CITADELS = 9
+CLAIMS_EACH = 3
+SIEGES_PER_TURN = 2
+MOVE_COST = WALL_COST = RAZE_COST = 1
+RECRUIT_COST = 2
+
+#: End reasons stored in the state (``end``) and their sentences.
+END_REASONS = {
+    "lead": "controls two more citadels than the opponent at the start of his turn (CI-9)",
+    "turns": "the turn limit is reached (CI-9)",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class CitadelState:
+    """A Citadel position. ``current`` is the seat to act (-1 when the game is over).
+
+    ``credits``, ``spent``, ``sieges`` and ``sieged`` belong to the current turn;
+    ``turn`` counts the turns finished in the play phase.
+    """
+
+    board: tuple[int, ...]
+    citadels: tuple[int, ...]
+    owners: tuple[int, ...]
+    phase: int
+    current: int
+    credits: int = 0
+    spent: frozenset[int] = frozenset()
+    sieges: int = 0
+    sieged: frozenset[int] = frozenset()
+    turn: int = 0
+    winner: int = -1
+    end: str = ""
+
+
+class Citadel(BaseGame[CitadelState, int]):
+    """Two players fight over nine citadels on a Go board (Thomas Gale's Citadel)."""
+
+    spec: ClassVar[GameSpec] = GameSpec(
+        id="citadel",
+        name="Citadel",
+        version="1.0.0",
+        min_players=2,
+        max_players=2,
+        chance=False,
+        hidden_information=False,
+        simultaneous=False,
+        num_distinct_actions=NUM_ACTIONS,
+        summary=(
+            "A war game on a Go board: place and claim citadels, then spend a credit per "
+            "citadel each turn to recruit, march, build and raze walls, attack and besiege. "
+            "Hold two citadels more than your opponent at the start of your turn to win."
+        ),
+        params=(
+            players_param(2, 2, 2),
+            ParamSpec(
+                "size",
+                int,
+                19,
+                "board size in cells per side (CI-1)",
+                minimum=rules.MIN_SIZE,
+                maximum=rules.MAX_SIZE,
+            ),
+            ParamSpec("warrior_cap", int, 100, "most warriors on the board (CI-6)", minimum=1),
+            ParamSpec(
+                "cap_mode",
+                str,
+                "total",
+                "whether warrior_cap counts both players' warriors or each player's (CI-6)",
+                choices=("total", "per_player"),
+            ),
+            ParamSpec(
+                "control",
+                str,
+                "entered",
+                "entered: a citadel is held once entered; occupied: only while its "
+                "owner's warrior stands on it (CI-7)",
+                choices=("entered", "occupied"),
+            ),
+            ParamSpec("max_turns", int, 300, "turns before a draw (CI-9)", minimum=1),
+        ),
+    )
+
+    def __init__(self, params: dict[str, Any]) -> None:
+        super().__init__(params)
+        self.size = int(params.get("size", 19))
+        self.warrior_cap = int(params.get("warrior_cap", 100))
+        self.cap_mode = str(params.get("cap_mode", "total"))
+        self.control = str(params.get("control", "entered"))
+        self.max_turns = int(params.get("max_turns", 300))
+        self.occupied = self.control == "occupied"
+        self.geo: Geometry = geometry(self.size)
+        self._citset: dict[tuple[int, ...], frozenset[int]] = {}
+
+    # -- small queries (public: the agent and the renderers' view use them) --------------------
+
+    def citadel_set(self, s: CitadelState) -> frozenset[int]:
+        cs = self._citset.get(s.citadels)
+        if cs is None:
+            cs = frozenset(s.citadels)
+            if len(self._citset) > 64:
+                self._citset.clear()
+            self._citset[s.citadels] = cs
+        return cs
+
+    def controller(self, s: CitadelState, k: int) -> int:
+        """Who controls citadel number ``k`` (-1 nobody), per the ``control`` option."""
+        o = s.owners[k]
+        if o >= 0 and self.occupied and s.board[s.citadels[k]] != o + 1:
+            return -1
+        return o
+
+    def controlled(self, s: CitadelState, p: int) -> list[int]:
+        """Cells of the citadels ``p`` controls (CI-7)."""
+        if not self.occupied:
+            return [c for c, o in zip(s.citadels, s.owners, strict=True) if o == p]
+        code = p + 1
+        return [
+            c for c, o in zip(s.citadels, s.owners, strict=True) if o == p and s.board[c] == code
+        ]
+
+    def control_counts(self, s: CitadelState) -> tuple[int, int]:
+        return len(self.controlled(s, 0)), len(self.controlled(s, 1))
+
+    def strength(self, s: CitadelState, cell: int) -> int:
+        """CI-5 strength of the warrior on ``cell``."""
+        return self.geo.strength(s.board, cell, self.citadel_set(s))
+
+    def wall_strength(self, s: CitadelState, square: int) -> int:
+        """CI-5 strength of the wall on ``square``."""
+        return self.geo.wall_strength(s.board, square)
+
+    def walls(self, s: CitadelState) -> list[int]:
+        """The squares of every wall."""
+        return [i for i, v in enumerate(s.board) if v == WALL_LL]
+
+    def citadel_siege(self, s: CitadelState, k: int) -> frozenset[int] | None:
+        """CI-8: the enemy warriors besieging citadel ``k`` (its owner's view), or None.
+
+        Besieged: the owner's group standing on it has no liberties, or nobody stands on
+        it and every neighbour holds an enemy warrior or a wall (the returned set may
+        then be empty when walls alone close it).
+        """
+        owner = s.owners[k]
+        if owner < 0:
+            return None
+        board, geo = s.board, self.geo
+        c = s.citadels[k]
+        en = 2 - owner
+        if board[c] == owner + 1:
+            group, libs = geo.group(board, c)
+            if libs:
+                return None
+            return frozenset(y for x in group for y in geo.nbrs[x] if board[y] == en)
+        if board[c] != EMPTY:
+            return None  # not reachable: a citadel is owned by whoever entered it last
+        nb = geo.nbrs[c]
+        if all(board[y] == en or board[y] >= WALL_LL for y in nb):
+            return frozenset(y for y in nb if board[y] == en)
+        return None
+
+    def besieged(self, s: CitadelState, p: int) -> dict[int, frozenset[int]]:
+        """The citadels ``p`` controls that are besieged, with their besiegers."""
+        out: dict[int, frozenset[int]] = {}
+        for k, c in enumerate(s.citadels):
+            if s.owners[k] == p and self.controller(s, k) == p:
+                sieg = self.citadel_siege(s, k)
+                if sieg is not None:
+                    out[c] = sieg
+        return out
+
+    def _cap_ok(self, s: CitadelState, p: int) -> bool:
+        if self.cap_mode == "per_player":
+            return s.board.count(p + 1) < self.warrior_cap
+        return s.board.count(1) + s.board.count(2) < self.warrior_cap
+
+    def siege_targets(self, s: CitadelState, p: int) -> list[int]:
+        """Enemy warriors ``p`` may take by siege now (CI-6, CI-8), ignoring the limit."""
+        en = 2 - p
+        out = {x for g in self.geo.captive_groups(s.board, en) for x in g}
+        out.update(x for x in s.sieged if s.board[x] == en)
+        return sorted(out)
+
+    # -- protocol ---------------------------------------------------------------------------------
+
+    def initial_state(self) -> CitadelState:
+        return CitadelState(
+            board=(EMPTY,) * self.geo.cells, citadels=(), owners=(), phase=SETUP, current=0
+        )
+
+    def to_move(self, s: CitadelState) -> ToMove:
+        if s.phase == OVER:
+            return TO_MOVE_TERMINAL
+        return ToMove.decision(s.current)
+
+    def legal_actions(self, s: CitadelState, player: int) -> Sequence[int]:
+        if s.phase == OVER or player != s.current:
+            return []
+        if s.phase == PLAY:
+            return self._play_actions(s, player)
+        if s.phase == SETUP:
+            return [CITADEL_BASE + self.geo.to_frame[i] for i in self._citadel_spots(s)]
+        return [
+            CLAIM_BASE + self.geo.to_frame[c]
+            for c, o in zip(s.citadels, s.owners, strict=True)
+            if o < 0
+        ]
+
+    def _citadel_spots(self, s: CitadelState) -> list[int]:
+        geo = self.geo
+        taken = set(s.citadels)
+        for c in s.citadels:
+            taken.update(geo.king[c])
+        free = [i for i in geo.interior if i not in taken]
+        if self.size >= 11:
+            return free
+        # Small boards: keep room for all nine citadels (see rules.max_citadels).
+        need = NUM_CITADELS - len(s.citadels) - 1
+        out = []
+        for i in free:
+            rest = frozenset(free) - {i} - set(geo.king[i])
+            if max_citadels(self.size, rest) >= need:
+                out.append(i)
+        return out
+
+    def _play_actions(self, s: CitadelState, p: int) -> list[int]:
+        geo = self.geo
+        board = s.board
+        me, en = p + 1, 2 - p
+        cits = self.citadel_set(s)
+        to_frame = geo.to_frame
+        credits = s.credits
+        mine = [i for i, v in enumerate(board) if v == me]
+        strength: dict[int, int] = {}
+
+        def st(i: int) -> int:
+            v = strength.get(i)
+            if v is None:
+                v = geo.strength(board, i, cits)
+                strength[i] = v
+            return v
+
+        out: list[int] = []
+        # Moves (CI-6: 1 credit per step).
+        if credits >= MOVE_COST:
+            for i in mine:
+                base = MOVE_BASE + 4 * to_frame[i]
+                for d, j in geo.dir_nbrs[i]:
+                    if board[j] == EMPTY:
+                        out.append(base + d)
+        # Attacks (CI-6: free; not by warriors spent in an earlier attack this turn).
+        spent = s.spent
+        for i in mine:
+            if i in spent:
+                continue
+            base = ATTACK_BASE + 4 * to_frame[i]
+            for d, j in geo.dir_nbrs[i]:
+                if board[j] == en and st(j) <= st(i):
+                    out.append(base + d)
+        sieges = self.besieged(s, p)
+        # Recruits (CI-6: 2 credits, next to an own citadel that is not besieged, CI-8).
+        if credits >= RECRUIT_COST and self._cap_ok(s, p):
+            spots: set[int] = set()
+            for c in self.controlled(s, p):
+                if c in sieges:
+                    continue
+                for j in geo.nbrs[c]:
+                    if board[j] == EMPTY and j not in cits:
+                        spots.add(j)
+            out.extend(RECRUIT_BASE + to_frame[j] for j in sorted(spots))
+        if credits >= WALL_COST:
+            # Walls (CI-4, CI-6, CI-8).
+            besiegers: set[int] = set()
+            for group in sieges.values():
+                besiegers.update(group)
+            cand: set[int] = set()
+            for i in mine:
+                for w, _ in geo.touching[i]:
+                    cand.add(w)
+            block, perim = geo.block, geo.perim_cells
+            for w in sorted(cand):
+                if any(board[x] != EMPTY or x in cits for x in block[w]):
+                    continue
+                if besiegers and not besiegers.isdisjoint(perim[w]):
+                    continue
+                out.append(WALL_BASE + to_frame[w])
+            # Razes (CI-6).
+            for i in mine:
+                for w, k in geo.touching[i]:
+                    if board[w] == WALL_LL and st(i) >= geo.wall_strength(board, w):
+                        out.append(RAZE_BASE + 8 * to_frame[w] + k)
+        # Siege captures (CI-6, CI-8: at most two per turn).
+        if s.sieges < SIEGES_PER_TURN:
+            out.extend(SIEGE_BASE + to_frame[x] for x in self.siege_targets(s, p))
+        out.append(END)
+        return out
+
+    def why_illegal(self, s: CitadelState, a: int, p: int) -> str | None:
+        """The rule that refuses action ``a`` for ``p`` in ``s``, or None when it is legal."""
+        if not isinstance(a, int) or isinstance(a, bool) or not 0 <= a < NUM_ACTIONS:
+            return "not a Citadel action"
+        kind, fcell, extra = split_action(a)
+        geo = self.geo
+        phase = s.phase
+        if phase == SETUP:
+            if kind != K_CITADEL:
+                return "the setup is under way: players place citadels, 'citadel <cell>' (CI-2)"
+            return self._why_citadel(s, geo.from_frame[fcell])
+        if phase == CLAIM:
+            if kind != K_CLAIM:
+                return "citadels are being claimed: 'claim <cell>' of a neutral citadel (CI-3)"
+            c = geo.from_frame[fcell]
+            if c < 0 or c not in s.citadels:
+                return f"{rules.frame_name(fcell)} is not a citadel (CI-3)"
+            if s.owners[s.citadels.index(c)] >= 0:
+                return f"{geo.name(c)} is already claimed; claim a neutral citadel (CI-3)"
+            return None
+        if kind in (K_CITADEL, K_CLAIM):
+            return "the setup is over; play actions and 'end' (CI-6)"
+        if kind == K_END:
+            return None
+        cell = geo.from_frame[fcell]
+        if cell < 0:
+            return f"{rules.frame_name(fcell)} is off the {self.size}x{self.size} board (CI-1)"
+        board = s.board
+        me, en = p + 1, 2 - p
+        cits = self.citadel_set(s)
+        if kind == K_SIEGE:
+            if s.sieges >= SIEGES_PER_TURN:
+                return "two siege captures were made this turn already (CI-6: at most 2)"
+            if board[cell] != en:
+                return f"{geo.name(cell)} holds no enemy warrior (CI-6)"
+            if cell in s.sieged:
+                return None
+            _, libs = geo.group(board, cell)
+            if libs:
+                return (
+                    f"the group of {geo.name(cell)} has {libs} liberties; only groups with "
+                    "none can be taken by siege (CI-8)"
+                )
+            return None
+        if kind == K_ATTACK:
+            dr, dc = rules.DIRS[extra]
+            target = self._step(cell, dr, dc)
+            if board[cell] != me:
+                return f"{geo.name(cell)} holds none of your warriors (CI-6)"
+            if target < 0:
+                return "the attacked cell is off the board (CI-1)"
+            if board[target] != en:
+                return f"{geo.name(target)} holds no enemy warrior (CI-6)"
+            if cell in s.spent:
+                return (
+                    f"the warrior on {geo.name(cell)} took part in an attack this turn and may "
+                    "not attack again (CI-6)"
+                )
+            sa, sd = geo.strength(board, cell, cits), geo.strength(board, target, cits)
+            if sd > sa:
+                return (
+                    f"strength {sa} cannot attack strength {sd}; the defender's strength "
+                    "must be at most the attacker's (CI-5, CI-6)"
+                )
+            return None
+        if kind == K_MOVE:
+            dr, dc = rules.DIRS[extra]
+            target = self._step(cell, dr, dc)
+            if board[cell] != me:
+                return f"{geo.name(cell)} holds none of your warriors (CI-6)"
+            if target < 0:
+                return "the move leaves the board (CI-1)"
+            if board[target] != EMPTY:
+                what = "a wall" if board[target] >= WALL_LL else "a warrior"
+                return f"{geo.name(target)} holds {what}; warriors move to empty cells (CI-4, CI-6)"
+            if s.credits < MOVE_COST:
+                return "no credit left: a step costs 1 (CI-6)"
+            return None
+        if kind == K_RECRUIT:
+            if s.credits < RECRUIT_COST:
+                return f"a recruit costs 2 credits and {s.credits} are left (CI-6)"
+            if board[cell] != EMPTY or cell in cits:
+                return f"{geo.name(cell)} is not an empty cell (CI-6)"
+            own = [c for c in self.controlled(s, p) if c in geo.nbrs[cell]]
+            if not own:
+                return f"{geo.name(cell)} is not next to a citadel you control (CI-6, CI-7)"
+            sieges = self.besieged(s, p)
+            if all(c in sieges for c in own):
+                return f"{geo.name(own[0])} is besieged; no recruits there (CI-8)"
+            if not self._cap_ok(s, p):
+                scope = "yours" if self.cap_mode == "per_player" else "on the board"
+                return f"{self.warrior_cap} warriors {scope} already; the cap is reached (CI-6)"
+            return None
+        if kind == K_WALL:
+            if not geo.square_ok[cell]:
+                return f"a wall on {geo.name(cell)} would leave the board (CI-4)"
+            if s.credits < WALL_COST:
+                return "no credit left: a wall costs 1 (CI-6)"
+            for x in geo.block[cell]:
+                if board[x] != EMPTY or x in cits:
+                    return (
+                        f"{geo.name(x)} is not empty; a wall needs its four cells free of "
+                        "warriors, walls and citadels (CI-4)"
+                    )
+            perim = geo.perim_cells[cell]
+            if not any(board[x] == me for x in perim):
+                return "a wall must touch one of your warriors (CI-6)"
+            for c, group in self.besieged(s, p).items():
+                if not group.isdisjoint(perim):
+                    return (
+                        f"your citadel {geo.name(c)} is besieged; no walls next to the "
+                        "warriors around it (CI-8)"
+                    )
+            return None
+        # K_RAZE
+        if not geo.square_ok[cell] or board[cell] != WALL_LL:
+            return f"there is no wall on square {geo.name(cell)} (CI-4)"
+        by = geo.perim[cell][extra]
+        if by < 0:
+            return "the razing warrior's cell is off the board (CI-1)"
+        if board[by] != me:
+            return f"{geo.name(by)} holds none of your warriors (CI-6)"
+        if s.credits < RAZE_COST:
+            return "no credit left: razing costs 1 (CI-6)"
+        sw, ww = geo.strength(board, by, cits), geo.wall_strength(board, cell)
+        if sw < ww:
+            return (
+                f"strength {sw} cannot raze a wall of strength {ww}; it needs at least the "
+                "wall's strength (CI-5, CI-6)"
+            )
+        return None
+
+    def _why_citadel(self, s: CitadelState, c: int) -> str | None:
+        geo = self.geo
+        if c < 0:
+            return f"off the {self.size}x{self.size} board (CI-1)"
+        r, col = divmod(c, self.size)
+        if not (2 <= r <= self.size - 3 and 2 <= col <= self.size - 3):
+            return f"{geo.name(c)} is too near the edge; citadels stand two or more cells in (CI-2)"
+        for x in s.citadels:
+            if x == c:
+                return f"{geo.name(c)} is already a citadel (CI-2)"
+            if x in geo.king[c]:
+                return f"{geo.name(c)} touches the citadel on {geo.name(x)} (CI-2)"
+        if self.size < 11 and c not in self._citadel_spots(s):
+            return f"with a citadel on {geo.name(c)} the nine citadels would not fit (CI-2)"
+        return None
+
+    def _step(self, cell: int, dr: int, dc: int) -> int:
+        r, c = divmod(cell, self.size)
+        r, c = r + dr, c + dc
+        return r * self.size + c if 0 <= r < self.size and 0 <= c < self.size else -1
+
+    def apply(self, s: CitadelState, a: int, player: int | None = None) -> CitadelState:
+        text = self._fmt(a)
+        p = self.acting_player(self.to_move(s), player, text)
+        reason = self.why_illegal(s, a, p)
+        if reason is not None:
+            raise IllegalActionError(text, reason)
+        return self._do(s, a, p)
+
+    def _do(self, s: CitadelState, a: int, p: int) -> CitadelState:
+        """Apply a legal action (unchecked; ``apply`` validates first)."""
+        kind, fcell, extra = split_action(a)
+        geo = self.geo
+        if kind == K_END:
+            return self._end_turn(s, p)
+        cell = geo.from_frame[fcell]
+        if kind == K_CITADEL:
+            placed_cits = (*s.citadels, cell)
+            if len(placed_cits) == NUM_CITADELS:
+                return replace(
+                    s, citadels=placed_cits, owners=(-1,) * NUM_CITADELS, phase=CLAIM, current=1
+                )
+            return replace(s, citadels=placed_cits, current=1 - p)
+        if kind == K_CLAIM:
+            k = s.citadels.index(cell)
+            claimed = list(s.owners)
+            claimed[k] = p
+            placed = list(s.board)
+            placed[cell] = p + 1
+            nxt = replace(s, owners=tuple(claimed), board=tuple(placed), current=1 - p)
+            if sum(1 for o in claimed if o >= 0) == 2 * CLAIMS_EACH:
+                return self._start_turn(replace(nxt, phase=PLAY), 0)
+            return nxt
+        board = list(s.board)
+        me = p + 1
+        if kind == K_MOVE:
+            dr, dc = rules.DIRS[extra]
+            to = self._step(cell, dr, dc)
+            board[cell] = EMPTY
+            board[to] = me
+            spent = s.spent
+            if cell in spent:
+                spent = (spent - {cell}) | {to}
+            owners = s.owners
+            if to in self.citadel_set(s):
+                k = s.citadels.index(to)
+                if owners[k] != p:
+                    ol = list(owners)
+                    ol[k] = p  # CI-7: entering takes control at once
+                    owners = tuple(ol)
+            return replace(
+                s, board=tuple(board), spent=spent, owners=owners, credits=s.credits - MOVE_COST
+            )
+        if kind == K_ATTACK:
+            dr, dc = rules.DIRS[extra]
+            target = self._step(cell, dr, dc)
+            cits = self.citadel_set(s)
+            sa = geo.strength(s.board, cell, cits)
+            sd = geo.strength(s.board, target, cits)
+            used = {cell, *(j for j in geo.nbrs[cell] if board[j] == me)}
+            dead = {target}
+            board[target] = EMPTY
+            if sa == sd:
+                board[cell] = EMPTY
+                dead.add(cell)
+            return replace(
+                s,
+                board=tuple(board),
+                spent=(s.spent | used) - dead,
+                sieged=s.sieged - dead,
+            )
+        if kind == K_RECRUIT:
+            board[cell] = me
+            return replace(s, board=tuple(board), credits=s.credits - RECRUIT_COST)
+        if kind == K_WALL:
+            for x, q in zip(geo.block[cell], (3, 4, 5, 6), strict=True):
+                board[x] = q
+            return replace(s, board=tuple(board), credits=s.credits - WALL_COST)
+        if kind == K_RAZE:
+            by = geo.perim[cell][extra]
+            sw = geo.strength(s.board, by, self.citadel_set(s))
+            ww = geo.wall_strength(s.board, cell)
+            for x in geo.block[cell]:
+                board[x] = EMPTY
+            spent = s.spent
+            if sw == ww:
+                board[by] = EMPTY  # CI-6: razing at equal strength costs the warrior too
+                spent = spent - {by}
+            return replace(s, board=tuple(board), spent=spent, credits=s.credits - RAZE_COST)
+        # K_SIEGE
+        if cell in s.sieged:
+            sieged = s.sieged - {cell}
+        else:
+            group, _ = geo.group(s.board, cell)
+            sieged = (s.sieged | frozenset(group)) - {cell}
+        board[cell] = EMPTY
+        return replace(s, board=tuple(board), sieges=s.sieges + 1, sieged=sieged)
+
+    def _end_turn(self, s: CitadelState, p: int) -> CitadelState:
+        turn = s.turn + 1
+        if turn >= self.max_turns:
+            return replace(
+                s,
+                turn=turn,
+                phase=OVER,
+                current=-1,
+                credits=0,
+                spent=frozenset(),
+                sieges=0,
+                sieged=frozenset(),
+                winner=-1,
+                end="turns",
+            )
+        return self._start_turn(replace(s, turn=turn), 1 - p)
+
+    def _start_turn(self, s: CitadelState, q: int) -> CitadelState:
+        """CI-9 check, then CI-6 credits for ``q``'s new turn."""
+        counts = self.control_counts(s)
+        if counts[q] >= counts[1 - q] + 2:
+            return replace(
+                s,
+                phase=OVER,
+                current=-1,
+                credits=0,
+                spent=frozenset(),
+                sieges=0,
+                sieged=frozenset(),
+                winner=q,
+                end="lead",
+            )
+        return replace(
+            s, current=q, credits=counts[q], spent=frozenset(), sieges=0, sieged=frozenset()
+        )
+
+    def outcome(self, s: CitadelState) -> Outcome | None:
+        if s.phase != OVER:
+            return None
+        counts = self.control_counts(s)
+        scores = (float(counts[0]), float(counts[1]))
+        if s.winner < 0:
+            return Outcome((), scores, f"draw: {END_REASONS[s.end]}")
+        return Outcome((s.winner,), scores, f"{SEATS[s.winner]} wins: {END_REASONS[s.end]}")
+
+    # -- notation ----------------------------------------------------------------------------------
+
+    def _fmt(self, a: object) -> str:
+        if isinstance(a, int) and not isinstance(a, bool) and 0 <= a < NUM_ACTIONS:
+            return rules.format_action(a)
+        return repr(a)
+
+    def format_action(self, a: int) -> str:
+        return rules.format_action(a)
+
+    def parse_action(self, text: str) -> int:
+        return rules.parse_action(text)
+
+    def encode_action(self, a: int) -> int:
+        return a
+
+    def decode_action(self, index: int) -> int:
+        self.decode_range_check(index)
+        return index
+
+    # -- views and persistence ---------------------------------------------------------------------
+
+    def view(self, s: CitadelState, observer: int | None) -> JsonDict:
+        geo = self.geo
+        name = geo.name
+        board = s.board
+        cits = self.citadel_set(s)
+        out = self.outcome(s)
+        captive: dict[int, int] = {}
+        groups: list[JsonDict] = []
+        if s.phase >= PLAY:
+            for p in (0, 1):
+                for g in geo.captive_groups(board, p + 1):
+                    groups.append({"player": p, "cells": sorted(name(x) for x in g)})
+                    for x in g:
+                        captive[x] = p
+        warriors = [
+            {
+                "cell": name(i),
+                "player": v - 1,
+                "strength": geo.strength(board, i, cits),
+                "spent": i in s.spent,
+                "besieged": i in captive or i in s.sieged,
+            }
+            for i, v in enumerate(board)
+            if v in (1, 2)
+        ]
+        walls = [
+            {
+                "square": name(w),
+                "cells": [name(x) for x in geo.block[w]],
+                "strength": geo.wall_strength(board, w),
+            }
+            for w in self.walls(s)
+        ]
+        citadels = []
+        for k, c in enumerate(s.citadels):
+            owner = s.owners[k] if k < len(s.owners) else -1
+            sieg = self.citadel_siege(s, k) if s.phase >= PLAY and owner >= 0 else None
+            citadels.append(
+                {
+                    "cell": name(c),
+                    "owner": owner,
+                    "controller": self.controller(s, k) if k < len(s.owners) else -1,
+                    "occupied": board[c] in (1, 2),
+                    "besieged": sieg is not None,
+                }
+            )
+        counts = self.control_counts(s) if s.owners else (0, 0)
+        legal = (
+            [rules.format_action(a) for a in self.legal_actions(s, s.current)]
+            if s.phase != OVER
+            else []
+        )
+        return {
+            "game": self.spec.id,
+            "observer": observer,
+            "players": list(SEATS),
+            "size": self.size,
+            "columns": rules.COLUMNS[: self.size],
+            "phase": PHASES[s.phase],
+            "to_move": [] if s.phase == OVER else [s.current],
+            "legal": legal,
+            "turn": s.turn + 1 if s.phase == PLAY else s.turn,
+            "max_turns": self.max_turns,
+            "credits": s.credits if s.phase == PLAY else 0,
+            "sieges_left": SIEGES_PER_TURN - s.sieges if s.phase == PLAY else 0,
+            "control": self.control,
+            "warrior_cap": self.warrior_cap,
+            "cap_mode": self.cap_mode,
+            "citadels": citadels,
+            "warriors": warriors,
+            "walls": walls,
+            "besieged_groups": groups,
+            "scores": list(counts),
+            "warrior_counts": [board.count(1), board.count(2)],
+            "outcome": None if out is None else out.to_json(),
+        }
+
+    def dump_state(self, s: CitadelState) -> JsonDict:
+        name = self.geo.name
+        return {
+            "size": self.size,
+            "board": "".join(str(v) for v in s.board),
+            "citadels": [name(c) for c in s.citadels],
+            "owners": list(s.owners),
+            "phase": PHASES[s.phase],
+            "current": s.current,
+            "credits": s.credits,
+            "spent": sorted(name(c) for c in s.spent),
+            "sieges": s.sieges,
+            "sieged": sorted(name(c) for c in s.sieged),
+            "turn": s.turn,
+            "winner": s.winner,
+            "end": s.end,
+        }
+
+    def load_state(self, data: JsonDict) -> CitadelState:
+        geo = self.geo
+        try:
+            if int(data["size"]) != self.size:
+                raise StateFormatError(
+                    f"the state is for a {data['size']} board, this game is {self.size}"
+                )
+            board = tuple(int(ch) for ch in str(data["board"]))
+            s = CitadelState(
+                board=board,
+                citadels=tuple(geo.cell(str(c)) for c in data["citadels"]),
+                owners=tuple(int(o) for o in data["owners"]),
+                phase=PHASES.index(str(data["phase"])),
+                current=int(data["current"]),
+                credits=int(data["credits"]),
+                spent=frozenset(geo.cell(str(c)) for c in data["spent"]),
+                sieges=int(data["sieges"]),
+                sieged=frozenset(geo.cell(str(c)) for c in data["sieged"]),
+                turn=int(data["turn"]),
+                winner=int(data["winner"]),
+                end=str(data["end"]),
+            )
+        except StateFormatError:
+            raise
+        except (KeyError, TypeError, ValueError, IndexError, NotationError) as exc:
+            raise StateFormatError(f"not a Citadel state: {exc!r}") from None
+        if len(board) != geo.cells or any(v > 6 for v in board):
+            raise StateFormatError(f"not a Citadel state: the board needs {geo.cells} codes 0-6")
+        if len(s.citadels) > NUM_CITADELS or (s.owners and len(s.owners) != len(s.citadels)):
+            raise StateFormatError("not a Citadel state: citadels and owners disagree")
+        if any(o not in (-1, 0, 1) for o in s.owners) or s.current not in (-1, 0, 1):
+            raise StateFormatError("not a Citadel state: seats are 0 and 1 (-1 for none)")
+        if s.end and s.end not in END_REASONS:
+            raise StateFormatError(f"unknown end reason {s.end!r}")
+        return s
+
+    # -- drawing -----------------------------------------------------------------------------------
+
+    def render_text(self, view: JsonDict, *, color: bool = False) -> str:
+        from sudoku_arena.games.citadel.render import render_text
+
+        return render_text(view, color=color)
+
+    def render_svg(self, view: JsonDict) -> str:
+        from sudoku_arena.games.citadel.render import render_svg
+
+        return render_svg(view)
+
+    def agent_factories(self) -> dict[str, Any]:
+        from sudoku_arena.games.citadel.agents import GreedyAgent
+
+        return {"greedy": GreedyAgent}
+
+
+__all__ = ["END_REASONS", "PHASES", "SEATS", "Citadel", "CitadelState"]

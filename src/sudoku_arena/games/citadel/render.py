@@ -1,0 +1,405 @@
+"""Text and SVG drawings of a Citadel view (never of a raw state).
+
+The SVG follows the project's click convention: the mover's warriors that can act carry
+``data-select="<cell>"``; their moves, attacks and razes carry ``data-action`` and
+``data-from="<cell>"`` (shown once the warrior is selected). Recruits, siege captures,
+citadel placements and claims are direct ``data-action`` targets; wall sites appear
+after clicking the "build a wall" button (``data-select="walls"``). ``end`` has no
+element: the page shows it as a button.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+from sudoku_arena.core.types import JsonDict
+from sudoku_arena.games.citadel.rules import COLUMNS, parse_cell
+
+_ANSI = {
+    0: "\x1b[1;34m",
+    1: "\x1b[1;31m",
+    "wall": "\x1b[2;37m",
+    "neutral": "\x1b[33m",
+    "legal": "\x1b[1;32m",
+    "bold": "\x1b[1m",
+    "reset": "\x1b[0m",
+}
+_LETTER = ("B", "R")
+
+
+def _rc(name: str) -> tuple[int, int]:
+    return parse_cell(name)
+
+
+def _index(view: JsonDict) -> tuple[dict[str, JsonDict], dict[str, JsonDict], dict[str, JsonDict]]:
+    warriors = {w["cell"]: w for w in view["warriors"]}
+    citadels = {c["cell"]: c for c in view["citadels"]}
+    walls: dict[str, JsonDict] = {}
+    for w in view["walls"]:
+        for cell in w["cells"]:
+            walls[cell] = w
+    return warriors, citadels, walls
+
+
+def _legal_citadel_spots(view: JsonDict) -> set[str]:
+    return {a.split()[1] for a in view["legal"] if a.startswith("citadel ")}
+
+
+def render_text(view: JsonDict, *, color: bool = False) -> str:
+    """The board (4 characters a cell), then credits, citadels, walls and sieges.
+
+    ``B2`` / ``R1``: a blue / red warrior of strength 2 / 1 (``'`` once it has attacked
+    this turn, ``!`` when its group has no liberties); ``[..]`` a citadel, ``[b ]`` one
+    held by blue with nobody on it; ``####`` wall cells; ``+`` a legal citadel site.
+    """
+
+    def paint(text: str, key: object) -> str:
+        return f"{_ANSI[key]}{text}{_ANSI['reset']}" if color and key in _ANSI else text
+
+    n = view["size"]
+    warriors, citadels, walls = _index(view)
+    spots = _legal_citadel_spots(view)
+    cols = view["columns"]
+    lines = ["   " + "".join(f"  {c} " for c in cols)]
+    for r in range(n - 1, -1, -1):
+        row = f"{r + 1:>2} "
+        for c in range(n):
+            name = f"{cols[c]}{r + 1}"
+            w = warriors.get(name)
+            cit = citadels.get(name)
+            if w is not None:
+                mark = "!" if w["besieged"] else "'" if w["spent"] else " "
+                body = f"{_LETTER[w['player']]}{w['strength']}"
+                text = f"[{body}]" if cit is not None else f" {body}{mark}"
+                row += paint(text, w["player"])
+            elif cit is not None:
+                owner = cit["owner"]
+                inner = ("br"[owner] if owner >= 0 else " ") + ("!" if cit["besieged"] else " ")
+                row += paint(f"[{inner}]", owner if owner >= 0 else "neutral")
+            elif name in walls:
+                row += paint("####", "wall")
+            elif name in spots:
+                row += paint(" +  ", "legal")
+            else:
+                row += " .  "
+        lines.append(row.rstrip())
+    lines.append("")
+    lines.extend(_status_lines(view, paint))
+    return "\n".join(lines)
+
+
+def _status_lines(view: JsonDict, paint: object) -> list[str]:
+    assert callable(paint)
+    players = view["players"]
+    out: list[str] = []
+    held: dict[int, list[str]] = {-1: [], 0: [], 1: []}
+    for c in view["citadels"]:
+        held[c["owner"]].append(c["cell"] + ("(besieged)" if c["besieged"] else ""))
+    if view["citadels"]:
+        parts = [
+            paint(f"{players[p]} {view['scores'][p]}", p) + f" ({' '.join(held[p]) or '-'})"
+            for p in (0, 1)
+        ]
+        if held[-1]:
+            parts.append(f"neutral ({' '.join(held[-1])})")
+        out.append("Citadels held: " + ", ".join(parts))
+    wc = view["warrior_counts"]
+    out.append(
+        f"Warriors: {players[0]} {wc[0]}, {players[1]} {wc[1]} "
+        f"(cap {view['warrior_cap']} {view['cap_mode'].replace('_', ' ')})"
+    )
+    if view["walls"]:
+        out.append("Walls: " + ", ".join(f"{w['square']}({w['strength']})" for w in view["walls"]))
+    for g in view["besieged_groups"]:
+        out.append(f"Besieged {players[g['player']]} group: {' '.join(g['cells'])}")
+    if view["outcome"] is not None:
+        out.append(paint(view["outcome"]["reason"], "bold"))
+        return out
+    seat = view["to_move"][0]
+    who = paint(players[seat], seat)
+    phase = view["phase"]
+    if phase == "setup":
+        out.append(f"Setup: {who} places citadel {len(view['citadels']) + 1} of 9 (+ marks sites)")
+    elif phase == "claim":
+        out.append(f"Claiming: {who} claims a neutral citadel")
+    else:
+        out.append(
+            f"Turn {view['turn']}/{view['max_turns']}: {who} to act, "
+            f"{view['credits']} credits, {view['sieges_left']} siege captures left, "
+            f"{len(view['legal'])} legal actions"
+        )
+    return out
+
+
+# -- SVG -------------------------------------------------------------------------------------
+
+_U = 32
+_M = 36
+_PANEL = 230
+_FILL = {0: "#2f6fd6", 1: "#d0392b"}
+_LIGHT = {0: "#b9d0f7", 1: "#f5c0b9", -1: "#e3e0d6"}
+
+
+def render_svg(view: JsonDict) -> str:
+    """The Go board with citadels, walls and warriors; legal actions as click targets."""
+    n = view["size"]
+    board = (n - 1) * _U + 2 * _M
+    width, height = board + _PANEL, max(board, 420)
+    warriors, citadels, _ = _index(view)
+
+    def xy(name: str) -> tuple[float, float]:
+        r, c = _rc(name)
+        return _M + c * _U, _M + (n - 1 - r) * _U
+
+    out: list[str] = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
+        f'class="board citadel" font-family="sans-serif" role="img" '
+        f'aria-label="Citadel board">',
+        f'<rect x="0" y="0" width="{width}" height="{height}" fill="#fbf8ef"/>',
+        f'<rect x="{_M - _U / 2}" y="{_M - _U / 2}" width="{board - 2 * _M + _U}" '
+        f'height="{board - 2 * _M + _U}" fill="#e2bf73" stroke="#8a6a2a"/>',
+    ]
+    last = _M + (n - 1) * _U
+    for k in range(n):
+        p = _M + k * _U
+        out.append(f'<line x1="{p}" y1="{_M}" x2="{p}" y2="{last}" stroke="#5a4520"/>')
+        out.append(f'<line x1="{_M}" y1="{p}" x2="{last}" y2="{p}" stroke="#5a4520"/>')
+        out.append(
+            f'<text x="{p}" y="{_M - _U / 2 - 4}" text-anchor="middle" font-size="11" '
+            f'fill="#555">{COLUMNS[k]}</text>'
+        )
+        out.append(
+            f'<text x="{_M - _U / 2 - 4}" y="{p + 4}" text-anchor="end" font-size="11" '
+            f'fill="#555">{n - k}</text>'
+        )
+    # Citadels.
+    h = _U * 0.42
+    for cell, cit in citadels.items():
+        x, y = xy(cell)
+        owner = cit["owner"]
+        stroke = _FILL.get(owner, "#777")
+        dash = ' stroke-dasharray="4 3"' if cit["besieged"] else ""
+        who = view["players"][owner] if owner >= 0 else "neutral"
+        state = ", besieged" if cit["besieged"] else ""
+        out.append(
+            f'<rect x="{x - h}" y="{y - h}" width="{2 * h}" height="{2 * h}" rx="4" '
+            f'fill="{_LIGHT[owner]}" stroke="{stroke}" stroke-width="3"{dash}>'
+            f"<title>citadel {cell} ({who}{state})</title></rect>"
+        )
+    # Walls: the 2x2 block of cells around one square.
+    for w in view["walls"]:
+        x0, y1 = xy(w["cells"][0])  # lower-left cell
+        x1, y0 = xy(w["cells"][3])  # upper-right cell
+        e = _U * 0.4
+        out.append(
+            f'<rect x="{x0 - e}" y="{y0 - e}" width="{x1 - x0 + 2 * e}" '
+            f'height="{y1 - y0 + 2 * e}" rx="3" fill="#6b6259" stroke="#2e2a26" '
+            f'stroke-width="2"><title>wall {w["square"]}, strength {w["strength"]}</title>'
+            "</rect>"
+        )
+        out.append(
+            f'<text x="{(x0 + x1) / 2}" y="{(y0 + y1) / 2 + 5}" text-anchor="middle" '
+            f'font-size="14" fill="#f3efe8">{w["strength"]}</text>'
+        )
+    # Warriors.
+    rad = _U * 0.36
+    for cell, w in warriors.items():
+        x, y = xy(cell)
+        p = w["player"]
+        extra = ""
+        if w["besieged"]:
+            extra = ' stroke="#111" stroke-width="3" stroke-dasharray="3 2"'
+        else:
+            extra = ' stroke="#fff" stroke-width="1.5"'
+        opacity = ' fill-opacity="0.65"' if w["spent"] else ""
+        notes = (", has attacked" if w["spent"] else "") + (", besieged" if w["besieged"] else "")
+        out.append(
+            f'<circle cx="{x}" cy="{y}" r="{rad}" fill="{_FILL[p]}"{opacity}{extra}>'
+            f"<title>{view['players'][p]} warrior {cell}, strength {w['strength']}{notes}"
+            "</title></circle>"
+        )
+        out.append(
+            f'<text x="{x}" y="{y + 5}" text-anchor="middle" font-size="14" '
+            f'font-weight="bold" fill="#fff" pointer-events="none">{w["strength"]}</text>'
+        )
+    out.extend(_targets(view, xy))
+    out.extend(_panel(view, board + 10, _M))
+    out.append("</svg>")
+    return "".join(out)
+
+
+def _target(shape: str, attrs: str, title: str) -> str:
+    return (
+        f'<{shape} class="target" {attrs} style="cursor:pointer">'
+        f"<title>{escape(title)}</title></{shape}>"
+    )
+
+
+def _targets(view: JsonDict, xy: object) -> list[str]:
+    assert callable(xy)
+    to_move = view["to_move"][0] if view["to_move"] else None
+    if to_move is None:
+        return []
+    color = _FILL[to_move]
+    out: list[str] = []
+    later: list[str] = []
+    selectable: dict[str, list[str]] = {}
+    for act in view["legal"]:
+        a = escape(act)
+        if act.startswith(("citadel ", "claim ")):
+            word, cell = act.split()
+            x, y = xy(cell)
+            verb = "place a citadel on" if word == "citadel" else "claim the citadel"
+            out.append(
+                _target(
+                    "circle",
+                    f'data-action="{a}" cx="{x}" cy="{y}" r="{_U * 0.45}" fill="{color}" '
+                    f'fill-opacity="0.25" stroke="{color}"',
+                    f"{verb} {cell}",
+                )
+            )
+        elif act.startswith("+"):
+            cell = act[1:]
+            x, y = xy(cell)
+            out.append(
+                _target(
+                    "circle",
+                    f'data-action="{a}" cx="{x}" cy="{y}" r="{_U * 0.3}" fill="{color}" '
+                    f'fill-opacity="0.3" stroke="{color}" stroke-dasharray="3 2"',
+                    f"recruit a warrior on {cell} (2 credits)",
+                )
+            )
+        elif act.startswith("siege "):
+            cell = act.split()[1]
+            x, y = xy(cell)
+            out.append(
+                _target(
+                    "circle",
+                    f'data-action="{a}" cx="{x}" cy="{y}" r="{_U * 0.46}" fill="#000" '
+                    f'fill-opacity="0.15" stroke="#000" stroke-width="3"',
+                    f"take {cell} by siege",
+                )
+            )
+        elif act.startswith("wall "):
+            cell = act.split()[1]
+            x, y = xy(cell)
+            later.append(
+                _target(
+                    "rect",
+                    f'data-action="{a}" data-from="walls" x="{x + _U / 2 - 7}" '
+                    f'y="{y - _U / 2 - 7}" width="14" height="14" fill="#6b6259" '
+                    f'fill-opacity="0.6" stroke="#2e2a26"',
+                    f"build a wall on square {cell} (1 credit)",
+                )
+            )
+            selectable.setdefault("walls", [])
+        elif act.startswith("raze "):
+            _, square, by = act.split()
+            x, y = xy(square)
+            later.append(
+                _target(
+                    "rect",
+                    f'data-action="{a}" data-from="{by}" x="{x - _U * 0.4}" '
+                    f'y="{y - _U * 1.4}" width="{_U * 1.8}" height="{_U * 1.8}" '
+                    f'fill="{color}" fill-opacity="0.3" stroke="{color}" stroke-width="3"',
+                    f"raze the wall on {square} with {by} (1 credit)",
+                )
+            )
+            selectable.setdefault(by, []).append(act)
+        elif "-" in act or "x" in act:
+            sep = "-" if "-" in act else "x"
+            frm, to = act.split(sep)
+            x, y = xy(to)
+            if sep == "-":
+                shape = (
+                    f'cx="{x}" cy="{y}" r="{_U * 0.22}" fill="{color}" fill-opacity="0.45" '
+                    f'stroke="{color}"'
+                )
+                title = f"move {frm} to {to} (1 credit)"
+            else:
+                shape = (
+                    f'cx="{x}" cy="{y}" r="{_U * 0.44}" fill="#ffd21f" fill-opacity="0.35" '
+                    f'stroke="#b8860b" stroke-width="3"'
+                )
+                title = f"attack {to} from {frm}"
+            later.append(_target("circle", f'data-action="{a}" data-from="{frm}" {shape}', title))
+            selectable.setdefault(frm, []).append(act)
+    for cell in selectable:
+        if cell == "walls":
+            continue
+        x, y = xy(cell)
+        out.append(
+            _target(
+                "circle",
+                f'data-select="{cell}" cx="{x}" cy="{y}" r="{_U * 0.4}" fill="#fff" '
+                f'fill-opacity="0.01" stroke="{color}" stroke-width="1" stroke-opacity="0.6"',
+                f"select {cell} ({len(selectable[cell])} actions)",
+            )
+        )
+    return out + later
+
+
+def _panel(view: JsonDict, x0: float, y0: float) -> list[str]:
+    players = view["players"]
+    out: list[str] = []
+    y = y0
+    out.append(f'<text x="{x0}" y="{y}" font-size="17" font-weight="bold">Citadel</text>')
+    y += 24
+    phase = view["phase"]
+    if phase == "play" or phase == "over":
+        out.append(
+            f'<text x="{x0}" y="{y}" font-size="13" fill="#555">turn {view["turn"]} of '
+            f"{view['max_turns']}</text>"
+        )
+        y += 22
+    for p in (0, 1):
+        mark = "▶ " if p in view["to_move"] else ""
+        out.append(
+            f'<text x="{x0}" y="{y}" font-size="15" fill="{_FILL[p]}">{mark}{players[p]}: '
+            f"{view['scores'][p]} citadels, {view['warrior_counts'][p]} warriors</text>"
+        )
+        y += 22
+    if view["outcome"] is not None:
+        y += 6
+        out.append(
+            f'<text x="{x0}" y="{y}" font-size="14" font-weight="bold">'
+            f"{escape(view['outcome']['reason'].split(':')[0])}</text>"
+        )
+        return out
+    y += 6
+    if phase == "setup":
+        text = f"place citadel {len(view['citadels']) + 1} of 9"
+    elif phase == "claim":
+        text = "claim a neutral citadel"
+    else:
+        text = f"credits: {view['credits']}   sieges left: {view['sieges_left']}"
+    out.append(f'<text x="{x0}" y="{y}" font-size="15">{escape(text)}</text>')
+    y += 24
+    if any(a.startswith("wall ") for a in view["legal"]):
+        out.append(
+            _target(
+                "rect",
+                f'data-select="walls" x="{x0}" y="{y}" width="130" height="26" rx="5" '
+                f'fill="#6b6259" fill-opacity="0.15" stroke="#2e2a26"',
+                "show where a wall can be built",
+            )
+        )
+        out.append(
+            f'<text x="{x0 + 65}" y="{y + 18}" text-anchor="middle" font-size="13" '
+            f'pointer-events="none">build a wall…</text>'
+        )
+        y += 36
+    sieged = [c["cell"] for c in view["citadels"] if c["besieged"]]
+    if sieged:
+        out.append(
+            f'<text x="{x0}" y="{y}" font-size="13">besieged citadels: {" ".join(sieged)}</text>'
+        )
+        y += 20
+    for g in view["besieged_groups"]:
+        cells = " ".join(g["cells"][:6]) + (" …" if len(g["cells"]) > 6 else "")
+        out.append(
+            f'<text x="{x0}" y="{y}" font-size="12" fill="{_FILL[g["player"]]}">'
+            f"no liberties: {cells}</text>"
+        )
+        y += 18
+    return out
