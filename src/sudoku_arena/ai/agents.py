@@ -1,5 +1,9 @@
 """Agents by name: ``random`` for every game, plus what each game provides (``greedy``).
 
+Search players exist for every game: ``mcts`` (``mcts:easy``, ``mcts:normal``,
+``mcts:hard``, ``mcts:ITERATIONS``, ``mcts:SECONDSs``) and the level names alone
+(``easy``, ``normal``, ``hard``) as short forms of ``mcts:<level>``; see docs/bots.md.
+
 ``make_agent(spec, game, seed)`` is the one place names become agents, so the CLI, the
 server and the analysis tools accept the same player names. A name may carry an
 argument after a colon (``mcts:500``); factories receive it as ``arg``.
@@ -11,6 +15,8 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from sudoku_arena.ai.hints import LEVELS
+from sudoku_arena.ai.mcts import MCTSAgent, level_factory
 from sudoku_arena.core.agent import Agent
 from sudoku_arena.core.errors import ArenaError
 
@@ -29,7 +35,11 @@ class RandomAgent:
         return self._rng.choice(list(game.legal_actions(state, player)))
 
 
-_GENERIC: dict[str, AgentFactory] = {"random": RandomAgent}
+_GENERIC: dict[str, AgentFactory] = {
+    "random": RandomAgent,
+    "mcts": MCTSAgent,
+    **{level: level_factory(level) for level in LEVELS},
+}
 
 
 def register_agent(name: str, factory: AgentFactory) -> None:

@@ -1,0 +1,153 @@
+"""Per-game search knowledge: the interface between the generic MCTS and each game.
+
+The MCTS in :mod:`sudoku_arena.ai.mcts` works on every game through the protocol alone.
+A game may make it faster and stronger by shipping a module ``search.py`` in its own
+package (``sudoku_arena/games/<pkg>/search.py``) that defines::
+
+    def search_hints(game) -> SearchHints: ...
+
+The module is found from the game class's package, never from the game's id, so a new
+game gains knowledge by adding that one file. Everything in :class:`SearchHints` is
+optional; :data:`DEFAULT_HINTS` is what a game without ``search.py`` gets.
+
+Contracts of the callables (``game`` is the game object, ``s`` a state, ``p`` a seat):
+
+* ``step(game, s, a, p) -> state``: apply a legal decision action without validation
+  (a private fast path). Only ever called with actions from ``legal_actions``.
+* ``rollout_action(game, s, p, rng) -> action``: the action ``p`` takes in a rollout;
+  must be one of ``game.legal_actions(s, p)``; draws randomness from ``rng`` only.
+* ``evaluate(game, s) -> sequence of floats``: one value per seat in ``[0, 1]``, an
+  estimate of ``game.returns`` at the end of the game from the non-terminal ``s``. With
+  an evaluator, rollouts stop after ``rollout_depth`` plies and take its value.
+* ``prior(game, s, p, actions) -> sequence of floats``: optional weights (> 0) for
+  the order in which a node's untried actions are expanded (larger first, ties at
+  random). Without it, untried actions are expanded in random order.
+
+Hidden-information games only (the tree is keyed by what the searching seat sees):
+
+* ``action_key(game, s, a, p) -> int >= 0``: the tree key of decision ``a`` by ``p``.
+  It must tell apart everything the searching seat learns when ``a`` is played (in
+  SuDokuHex the hex *and* the number revealed on it), so that another seat's choice is
+  scored separately for each hidden hand it may hold. Default: ``encode_action(a)``.
+* ``chance_key(game, s, outcome, observer) -> int >= 0 or None``: the tree key of a
+  chance outcome as ``observer`` (the searching seat) sees it; ``None`` when he does not
+  see it (another seat's secret draw), so the search does not branch on it and later
+  decisions of his cannot depend on it. Default: ``encode_action(outcome)``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any
+
+#: Names of the levels every game offers, weakest first.
+LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
+
+StepFn = Callable[[Any, Any, Any, int], Any]
+RolloutFn = Callable[[Any, Any, int, random.Random], Any]
+EvaluateFn = Callable[[Any, Any], Sequence[float]]
+PriorFn = Callable[[Any, Any, int, Sequence[Any]], Sequence[float]]
+ActionKeyFn = Callable[[Any, Any, Any, int], int]
+ChanceKeyFn = Callable[[Any, Any, Any, int], "int | None"]
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """How much a search may spend on one decision.
+
+    ``iterations`` is the number of MCTS simulations; ``seconds`` (optional) caps the
+    wall-clock time as well. With only ``iterations`` a search is fully reproducible
+    from its seed; a time cap that binds makes it depend on the machine's speed.
+    """
+
+    iterations: int
+    seconds: float | None = None
+
+    def describe(self) -> str:
+        cap = f", at most {self.seconds:g} s" if self.seconds is not None else ""
+        return f"{self.iterations} simulations{cap}"
+
+
+#: Budgets used when a game's hints do not name a level.
+DEFAULT_LEVELS: Mapping[str, Budget] = {
+    "easy": Budget(100, 0.25),
+    "normal": Budget(1000, 0.8),
+    "hard": Budget(4000, 3.0),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class SearchHints:
+    """What a game tells the MCTS about itself (see the module docstring)."""
+
+    #: Budgets per level (``easy``, ``normal``, ``hard``); missing levels use defaults.
+    levels: Mapping[str, Budget] = field(default_factory=dict)
+    #: UCT exploration constant for returns in ``[0, 1]``.
+    exploration: float = 0.7
+    #: Unchecked fast ``apply`` for decision actions (``None``: ``game.apply``).
+    step: StepFn | None = None
+    #: Rollout policy (``None``: uniformly random legal action).
+    rollout_action: RolloutFn | None = None
+    #: Heuristic value of a non-terminal state (``None``: roll out to the end).
+    evaluate: EvaluateFn | None = None
+    #: Rollout plies before ``evaluate`` is used (ignored without an evaluator).
+    rollout_depth: int = 0
+    #: Expansion order weights for untried actions (``None``: random order).
+    prior: PriorFn | None = None
+    #: Tree key of a decision action (hidden-information games; ``None``: its index).
+    action_key: ActionKeyFn | None = None
+    #: Tree key of a chance outcome for the searching seat (``None`` result: unseen).
+    chance_key: ChanceKeyFn | None = None
+    #: Longest rollout (plies) before the game is scored as it stands (safety net).
+    max_rollout_plies: int = 10_000
+    #: For solo games: scale exploration by the spread of the returns seen so far, so
+    #: that small score differences (returns close together) still steer the search.
+    adaptive_exploration: bool = True
+
+    def budget(self, level: str) -> Budget:
+        """The budget of ``level`` (``easy``, ``normal`` or ``hard``)."""
+        if level in self.levels:
+            return self.levels[level]
+        return DEFAULT_LEVELS[level]
+
+
+DEFAULT_HINTS = SearchHints()
+
+_modules: dict[type[Any], ModuleType | None] = {}
+
+
+def search_module(game: Any) -> ModuleType | None:
+    """The ``search`` module next to the game's class, or ``None`` when there is none."""
+    cls = type(game)
+    if cls in _modules:
+        return _modules[cls]
+    package = cls.__module__.rpartition(".")[0]
+    module: ModuleType | None = None
+    if package:
+        name = f"{package}.search"
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name != name:
+                raise
+    _modules[cls] = module
+    return module
+
+
+def hints_for(game: Any) -> SearchHints:
+    """The search hints of ``game`` (its package's ``search.search_hints``, or defaults).
+
+    Hints may depend on the game's parameters (player count, board size), so they are
+    asked for per game object; finding the module is cached per class.
+    """
+    module = search_module(game)
+    if module is None or not hasattr(module, "search_hints"):
+        return DEFAULT_HINTS
+    hints = module.search_hints(game)
+    if not isinstance(hints, SearchHints):
+        raise TypeError(f"{module.__name__}.search_hints must return SearchHints")
+    return hints
