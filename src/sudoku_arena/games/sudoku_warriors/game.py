@@ -325,9 +325,9 @@ class SudokuWarriors(BaseGame[SWState, int]):
         if a < 100:
             return self._place(s, a, p)
         if a < BID_NONE:
-            return self._start(
-                replace(s, pending=tuple(b for b in s.pending if b != a - 100)), a - BATTLE_BASE
-            )
+            b = a - BATTLE_BASE
+            rest = tuple(x for x in s.pending if x != b)
+            return self._advance(self._start(replace(s, pending=rest), b))
         if a == YIELD:
             return self._withdraw(s, p)
         return self._bid(s, a, p)
@@ -378,13 +378,14 @@ class SudokuWarriors(BaseGame[SWState, int]):
         return s
 
     def _start(self, s: SWState, b: int) -> SWState:
-        """Begin the battle for province ``b`` (``s.pending`` no longer holds it)."""
+        """Begin the battle for province ``b`` (``s.pending`` no longer holds it); a sole
+        participant wins it at once. The caller goes on with ``_advance``."""
         hill = s.hill
         caps = CAPITAL_HILLS[b]
         fighters = tuple(q for q in self._order[s.current] if any(hill[h] == q + 1 for h in caps))
         if len(fighters) == 1:
             # SW-7: a sole participant wins the province at once.
-            return self._advance(self._claim(s, b, fighters[0]))
+            return self._claim(s, b, fighters[0])
         n = self._num_players
         counts = [0] * n
         for h in PROV_HILLS[b]:
@@ -542,8 +543,8 @@ class SudokuWarriors(BaseGame[SWState, int]):
                     f"{text!r} names {cell_name(cells[0])} twice; a bid adds two different villages"
                 )
             return pair_action(cells[0], cells[1])
-        if head.startswith("h") and len(words) == 1:
-            return parse_hill(head)
+        if head.startswith("h"):
+            return parse_hill("".join(words))
         raise NotationError(f"{text!r} is not a Sudoku Warriors action; {_NOTATION_HELP}")
 
     def encode_action(self, a: int) -> int:
