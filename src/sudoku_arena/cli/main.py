@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from sudoku_arena.cli import basic, play, records  # noqa: F401  (commands register on import)
-from sudoku_arena.cli import tournament  # noqa: F401  (registers the command)
+# Each module registers its commands on import.
+import sudoku_arena.cli.basic
+import sudoku_arena.cli.play
+import sudoku_arena.cli.records
+import sudoku_arena.cli.tournament  # noqa: F401
 from sudoku_arena.cli.app import app
 
 

@@ -47,8 +47,13 @@ def _ask(prompt: str) -> str | None:
         return None
 
 
-def _human_turn(match: Match, seat: int, bots: set[int], several_humans: bool) -> bool:
-    """Prompt ``seat`` until an action is taken; return False when the person quits."""
+def _human_turn(match: Match, seat: int, bots: set[int], several_humans: bool) -> int | None:
+    """Prompt ``seat`` until an action is taken.
+
+    Returns the first ply of the log that is new since the prompt (undo moves it back),
+    or ``None`` when the person quits.
+    """
+    start = match.ply
     hidden = match.game.spec.hidden_information
     if hidden and several_humans:
         _ask(f"Pass the screen to {match.players[seat]} (seat {seat}) and press Enter ")
@@ -56,7 +61,7 @@ def _human_turn(match: Match, seat: int, bots: set[int], several_humans: bool) -
     while True:
         line = _ask(f"{match.players[seat]} (seat {seat})> ")
         if line is None or line.strip().lower() in {"quit", "exit", "q"}:
-            return False
+            return None
         cmd = line.strip()
         low = cmd.lower()
         if not cmd:
@@ -74,16 +79,17 @@ def _human_turn(match: Match, seat: int, bots: set[int], several_humans: bool) -
                 console.print(f"[yellow]{exc}[/]")
                 continue
             console.print("undone: " + "; ".join(_describe(match, e) for e in reversed(undone)))
+            start = match.ply
             _show(match, seat)
             if seat not in match.to_move().players:
-                return True
+                return start
         else:
             try:
                 match.play(cmd, seat)
             except ArenaError as exc:
                 console.print(f"[red]{exc}[/]  (type 'moves' for the legal actions)")
                 continue
-            return True
+            return start
 
 
 @app.command()
@@ -123,12 +129,14 @@ def play(
     quit_early = False
     while not match.is_over:
         seat = match.to_move().players[0]
-        n0 = match.ply
+        n0: int | None = match.ply
         if seat in agents:
             match.step_agent(agents[seat], seat)
-        elif not _human_turn(match, seat, set(agents), len(humans) > 1):
-            quit_early = True
-            break
+        else:
+            n0 = _human_turn(match, seat, set(agents), len(humans) > 1)
+            if n0 is None:
+                quit_early = True
+                break
         for e in match.log[n0:]:
             style = "cyan" if e.actor in agents else "dim"
             console.print(f"[{style}]{_describe(match, e)}[/]")

@@ -55,3 +55,20 @@ MAP_LINES: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(
 def near(value: int) -> tuple[int, int, int]:
     """The numbers reachable from ``value``: n-1, n and n+1, wrapping 9<->1 (TTS-3)."""
     return ((value - 2) % 9 + 1, value, value % 9 + 1)
+
+
+def _mask(cells: tuple[int, ...]) -> int:
+    m = 0
+    for i in cells:
+        m |= 1 << i
+    return m
+
+
+#: The same lines as bit masks over the 81 cells (bit i is cell i).
+SMALL_MASKS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(_mask(line) for line in SMALL_LINES[i]) for i in range(81)
+)
+COMMON_MASKS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(_mask(line) for line in COMMON_LINES[i]) for i in range(81)
+)
+BOX_MASKS: tuple[int, ...] = tuple(_mask(BOX_CELLS[b]) for b in range(9))

@@ -1,0 +1,132 @@
+"""The command line: list, play (scripted input), selfplay + replay --verify, check."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from sudoku_arena.cli.main import app
+
+runner = CliRunner()
+
+
+def test_list_shows_every_registered_game() -> None:
+    result = runner.invoke(app, ["list"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0
+    assert "tic-tac-sudoku" in result.output and "Tic-Tac-Sudoku" in result.output
+
+
+def test_selfplay_then_replay_verify(tmp_path: Path) -> None:
+    out = tmp_path / "g.jsonl"
+    result = runner.invoke(
+        app,
+        [
+            "selfplay",
+            "tic-tac-sudoku",
+            "--players",
+            "random,greedy",
+            "--games",
+            "30",
+            "--out",
+            str(out),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    assert "mean length" in result.output and "greedy" in result.output
+    assert len(out.read_text().splitlines()) == 30
+    result = runner.invoke(app, ["replay", "--verify", str(out)])
+    assert result.exit_code == 0 and "30 record(s) replayed exactly" in result.output
+
+
+def test_replay_verify_names_the_bad_ply(tmp_path: Path) -> None:
+    out = tmp_path / "g.jsonl"
+    runner.invoke(app, ["selfplay", "tic-tac-sudoku", "--games", "2", "--out", str(out)])
+    lines = out.read_text().splitlines()
+    rec = json.loads(lines[1])
+    rec["actions"][2]["action"] = rec["actions"][0]["action"]
+    lines[1] = json.dumps(rec)
+    out.write_text("\n".join(lines) + "\n")
+    result = runner.invoke(app, ["replay", "--verify", str(out)])
+    assert result.exit_code == 1
+    assert "record 1" in result.output and "ply 2" in result.output
+
+
+def test_replay_shows_a_game(tmp_path: Path) -> None:
+    out = tmp_path / "g.jsonl"
+    runner.invoke(app, ["selfplay", "tic-tac-sudoku", "--games", "1", "--out", str(out)])
+    result = runner.invoke(app, ["replay", str(out)])
+    assert result.exit_code == 0 and "0.0:" in result.output and "wins" in result.output
+
+
+def test_play_against_a_bot_with_bad_input_undo_and_quit(fixed_grid: str) -> None:
+    script = "\n".join(
+        ["help", "moves", "r5c5", "nonsense", "r1c1", "undo", "undo", "r1c1", "quit"]
+    )
+    result = runner.invoke(
+        app,
+        [
+            "play",
+            "tic-tac-sudoku",
+            "--players",
+            "human,greedy",
+            "--seed",
+            "3",
+            "--grid",
+            fixed_grid,
+        ],
+        input=script + "\n",
+    )
+    out = result.output
+    assert result.exit_code == 0, out
+    assert "take back your last action" in out  # help
+    assert "centre box b5" in out  # r5c5 refused with the rule
+    assert "is not a cell" in out  # nonsense refused
+    assert "undone: greedy (seat 1): " in out and "; human (seat 0): r1c1" in out
+    assert out.count("human (seat 0): r1c1") == 3  # played, undone, played again
+    assert "nothing to undo" in out
+    assert "game left unfinished" in out
+
+
+def test_play_hot_seat_to_the_end(fixed_grid: str, tmp_path: Path) -> None:
+    # Two bots play; the record is saved and replays.
+    save = tmp_path / "game.json"
+    result = runner.invoke(
+        app,
+        [
+            "play",
+            "tic-tac-sudoku",
+            "--players",
+            "greedy,random",
+            "--seed",
+            "1",
+            "--save",
+            str(save),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    assert "Game over" in result.output
+    verify = runner.invoke(app, ["replay", "--verify", str(save)])
+    assert verify.exit_code == 0
+
+
+def test_clear_errors_for_bad_options(fixed_grid: str) -> None:
+    cases = [
+        (["play", "chess"], "no game called 'chess'"),
+        (["play", "tic-tac-sudoku", "--grid", "123"], "grid has 3 digits"),
+        (["play", "tic-tac-sudoku", "--players", "human,wizard"], "no agent called 'wizard'"),
+        (["play", "tic-tac-sudoku", "--players", "human"], "players=1 is out of range"),
+        (["selfplay", "tic-tac-sudoku", "--param", "size"], "NAME=VALUE"),
+        (["replay", "/nonexistent.jsonl"], "no such file"),
+    ]
+    for args, message in cases:
+        result = runner.invoke(app, args)
+        assert result.exit_code == 2, (args, result.output)
+        assert message in result.output, (args, result.output)
+
+
+def test_check_command_passes() -> None:
+    result = runner.invoke(app, ["check", "tic-tac-sudoku", "--games", "2"])
+    assert result.exit_code == 0, result.output
+    assert "all passed" in result.output
