@@ -130,3 +130,12 @@ def test_check_command_passes() -> None:
     result = runner.invoke(app, ["check", "tic-tac-sudoku", "--games", "2"])
     assert result.exit_code == 0, result.output
     assert "all passed" in result.output
+
+
+def test_acceptance_thousand_random_games_replay(tmp_path: Path) -> None:
+    out = tmp_path / "g.jsonl"
+    args = ["selfplay", "tic-tac-sudoku", "--players", "random,random", "--games", "1000"]
+    result = runner.invoke(app, [*args, "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    result = runner.invoke(app, ["replay", "--verify", str(out)])
+    assert result.exit_code == 0 and "1000 record(s) replayed exactly" in result.output
