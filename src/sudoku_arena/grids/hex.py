@@ -209,13 +209,20 @@ def hex_corners(index: int, size: float = 1.0) -> tuple[tuple[float, float], ...
     )
 
 
+# Set bits of each 7-bit chunk of a 49-bit mask (one chunk per honeycomb), with the
+# chunk's offset already added: ``bits`` is then 7 table look-ups.
+_CHUNK_BITS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(tuple(7 * k + i for i in range(7) if m >> i & 1) for m in range(128)) for k in range(7)
+)
+
+
 def bits(mask: int) -> list[int]:
-    """The indices of the set bits of ``mask``, ascending."""
+    """The indices of the set bits of a 49-bit ``mask``, ascending."""
     out: list[int] = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
+    for k in range(7):
+        chunk = mask >> (7 * k) & 127
+        if chunk:
+            out += _CHUNK_BITS[k][chunk]
     return out
 
 

@@ -19,6 +19,7 @@ the state so that legal moves are one mask and apply is a handful of integer ope
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 from collections.abc import Sequence
@@ -42,9 +43,7 @@ from sudoku_arena.grids.hex import (
     HEX_NAMES,
     HONEYCOMB_HEXES,
     HONEYCOMB_LETTERS,
-    HONEYCOMB_MASKS,
     HONEYCOMB_OF,
-    LINE_MASKS,
     LINE_PEERS_MASK,
     LINES,
     LINES_THROUGH,
@@ -127,6 +126,24 @@ def _blocked_masks(board: Sequence[int]) -> tuple[int, tuple[int, ...]]:
     return occupied, tuple(blocked)
 
 
+@functools.lru_cache(maxsize=256)
+def _start_outcomes(start: tuple[int, ...]) -> tuple[tuple[int, Fraction], ...]:
+    """SH-2: the next starting tile goes on any hex of a honeycomb without one, all
+    equally likely (cached per setup so far; the tuples are immutable and shared)."""
+    v = start.index(-1) + 1
+    used = {HONEYCOMB_OF[h] for h in start if h >= 0}
+    hexes = [h for hc in range(7) if hc not in used for h in HONEYCOMB_HEXES[hc]]
+    p = Fraction(1, len(hexes))
+    return tuple((start_action(v, h), p) for h in hexes)
+
+
+@functools.lru_cache(maxsize=8192)
+def _draw_outcomes(pile: tuple[int, ...]) -> tuple[tuple[int, Fraction], ...]:
+    """A draw from the face-down pile: each number with probability count / size."""
+    total = sum(pile)
+    return tuple((draw_action(v), Fraction(c, total)) for v, c in enumerate(pile, start=1) if c)
+
+
 _START_RE = re.compile(r"^\s*start\s*([1-7])\s*(?:on\s+|@\s*)?([A-Ga-g]\s*[0-6])\s*$", re.I)
 _DRAW_RE = re.compile(r"^\s*draw\s*([1-7])\s*$", re.I)
 
@@ -207,15 +224,9 @@ class SuDokuHex(BaseGame[HexState, int]):
         if s.end:
             return []
         if not s.setup_done:
-            v = self._next_start(s)
-            hexes = self._start_hexes(s)
-            p = Fraction(1, len(hexes))
-            return [(start_action(v, h), p) for h in hexes]
+            return _start_outcomes(s.start)
         if s.drawer >= 0:
-            total = sum(s.pile)
-            return [
-                (draw_action(v), Fraction(c, total)) for v, c in enumerate(s.pile, start=1) if c
-            ]
+            return _draw_outcomes(s.pile)
         return []
 
     def why_illegal(self, s: HexState, a: int, player: int) -> str | None:
@@ -255,7 +266,10 @@ class SuDokuHex(BaseGame[HexState, int]):
         if not s.setup_done:
             v = self._next_start(s)
             if not START_BASE <= a < DRAW_BASE:
-                return f"the setup places starting tile {v} next (SH-2); expected start {v} <hex>"
+                return (
+                    f"this is a chance node: the setup places starting tile {v} next "
+                    f"(SH-2); expected start {v} <hex>"
+                )
             w, h = divmod(a - START_BASE, NUM_HEXES)
             if w + 1 != v:
                 return f"starting tiles go out in order 1..7; the next is {v} (SH-2)"
@@ -266,7 +280,10 @@ class SuDokuHex(BaseGame[HexState, int]):
                 )
             return None
         if not DRAW_BASE <= a < NUM_ACTIONS:
-            return f"seat {s.drawer} draws now; expected draw <number>"
+            return (
+                f"this is a chance node: {self.seat_names[s.drawer]} draws a tile now "
+                "(SH-4); expected draw <number>"
+            )
         v = a - DRAW_BASE + 1
         if not s.pile[v - 1]:
             return f"no {v} is left in the pile"
@@ -285,10 +302,12 @@ class SuDokuHex(BaseGame[HexState, int]):
                 return self._start(s, w + 1, h)
             return self._draw(s, a - DRAW_BASE + 1)
         p = self.acting_player(tm, player, self._fmt(a))
+        if type(a) is int and 0 <= a < NUM_HEXES and not s.blocked[s.hands[p] - 1] >> a & 1:
+            return self._place(s, a, p)  # legal by the mask; explain refusals below
         reason = self.why_illegal(s, a, p)
         if reason is not None:
             raise IllegalActionError(self._fmt(a), reason)
-        return self._place(s, a, p)
+        return self._place(s, a, p)  # pragma: no cover - the mask and the rule agree
 
     # -- unchecked transitions (apply validates first) --------------------------------------
 
@@ -310,7 +329,20 @@ class SuDokuHex(BaseGame[HexState, int]):
         hands[d] = v
         # The opening deal goes round the table; a later draw ends the placer's turn.
         nxt = d + 1 if s.last < 0 and d + 1 < self.num_players else -1
-        s2 = replace(s, pile=tuple(pile), hands=tuple(hands), drawer=nxt)
+        s2 = HexState(
+            board=s.board,
+            start=s.start,
+            hands=tuple(hands),
+            pile=tuple(pile),
+            scores=s.scores,
+            turn=s.turn,
+            drawer=nxt,
+            last=s.last,
+            last_points=s.last_points,
+            end="",
+            occupied=s.occupied,
+            blocked=s.blocked,
+        )
         return s2 if nxt >= 0 else self._begin_turn(s2)
 
     def _place(self, s: HexState, h: int, p: int) -> HexState:
@@ -608,12 +640,20 @@ def _state_problem(
     if end and end not in END_REASONS:
         return f"unknown end reason {end!r}"
     for v in range(1, NUMBERS + 1):
-        total = board.count(v) + hands.count(v) + pile[v - 1]
+        # A starting tile not yet placed is set aside, in no hand and not in the pile.
+        total = board.count(v) + hands.count(v) + pile[v - 1] + (start[v - 1] < 0)
         if total != COPIES:
             return f"there are {total} tiles of {v}; the game has {COPIES}"
+    placed = [h for h in start if h >= 0]
+    if start[: len(placed)] != tuple(placed):
+        return "starting tiles are placed in order 1..7 (SH-2)"
+    if len({HONEYCOMB_OF[h] for h in placed}) != len(placed):
+        return "two starting tiles share a honeycomb (SH-2)"
     for v, h in enumerate(start, start=1):
         if h >= 0 and board[h] != v:
             return f"starting tile {v} is not on its hex"
+    if len(placed) < NUMBERS and (any(hands) or board.count(0) != NUM_HEXES - len(placed)):
+        return "no tile is drawn or placed before the setup ends (SH-2)"
     for h, v in enumerate(board):
         if v:
             for peer in bits(PEERS_MASK[h]):
@@ -622,14 +662,15 @@ def _state_problem(
     return ""
 
 
-# Honeycomb and line masks are re-exported for tests and agents.
 __all__ = [
+    "DRAW_BASE",
     "END_REASONS",
-    "HONEYCOMB_MASKS",
     "LAP",
-    "LINE_MASKS",
     "MAX_TOTAL_SCORE",
+    "NUM_ACTIONS",
+    "NUM_HEXES",
     "SEAT_NAMES",
+    "START_BASE",
     "HexState",
     "SuDokuHex",
     "draw_action",
