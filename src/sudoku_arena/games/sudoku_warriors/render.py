@@ -364,12 +364,18 @@ def _bid_targets(view: JsonDict, ox: int, oy: int, legal: list[str], mover_color
     selectable = sorted(singles | set(pairs))
 
     def cell_rect(cell: int, attrs: str, title: str, opacity: str) -> str:
+        # Completing targets ("0") are outlines that still take clicks: several of them
+        # share a village (one per first click), and only one shows at a time.
         r, c = divmod(cell, 9)
         x, y = ox + c * _CELL, oy + r * _CELL
+        inset, width = (4, 2) if opacity != "0" else (7, 3)
+        fill = f'fill="{mover_color}" fill-opacity="{opacity}"'
+        if opacity == "0":
+            fill = 'fill="none" pointer-events="all"'
         return (
-            f'<rect class="target" {attrs} x="{x + 4}" y="{y + 4}" width="{_CELL - 8}" '
-            f'height="{_CELL - 8}" fill="{mover_color}" fill-opacity="{opacity}" '
-            f'stroke="{mover_color}" stroke-width="2" style="cursor:pointer">'
+            f'<rect class="target" {attrs} x="{x + inset}" y="{y + inset}" '
+            f'width="{_CELL - 2 * inset}" height="{_CELL - 2 * inset}" {fill} '
+            f'stroke="{mover_color}" stroke-width="{width}" style="cursor:pointer">'
             f"<title>{title}</title></rect>"
         )
 
@@ -390,9 +396,7 @@ def _bid_targets(view: JsonDict, ox: int, oy: int, legal: list[str], mover_color
             )
         for other, action in pairs.get(cell, []):
             out.append(
-                cell_rect(
-                    other, f'data-action="{escape(action)}" data-from="{name}"', action, "0.3"
-                )
+                cell_rect(other, f'data-action="{escape(action)}" data-from="{name}"', action, "0")
             )
     return out
 
