@@ -147,6 +147,7 @@ class SudokuWarriors(BaseGame[SWState, int]):
         self.target = int(target) if target is not None else (5 if n == 2 else 3)
         self._params["target"] = self.target
         self.symbols: tuple[str, ...] = SYMBOLS[:n]
+        self._to_move = tuple(ToMove.decision(p) for p in range(n))
         # Seats in turn order starting from each seat.
         self._order: tuple[tuple[int, ...], ...] = tuple(
             tuple((p + k) % n for k in range(n)) for p in range(n)
@@ -168,9 +169,7 @@ class SudokuWarriors(BaseGame[SWState, int]):
     def to_move(self, s: SWState) -> ToMove:
         if s.current < 0:
             return TO_MOVE_TERMINAL
-        if s.battle >= 0:
-            return ToMove.decision(s.actor)
-        return ToMove.decision(s.current)
+        return self._to_move[s.actor if s.battle >= 0 else s.current]
 
     def _mover(self, s: SWState) -> int:
         if s.current < 0:
@@ -420,12 +419,20 @@ class SudokuWarriors(BaseGame[SWState, int]):
             added += self.grid[c]
         sc = list(s.bscore)
         sc[p] += added
-        return replace(
-            s,
+        return SWState(
+            hill=s.hill,
+            empties=s.empties,
+            owner=s.owner,
             spent=spent,
+            current=s.current,
+            pending=s.pending,
+            battle=s.battle,
+            fighters=s.fighters,
+            active=s.active,
             bscore=tuple(sc),
-            opened=True,
             actor=self._next_actor(s.fighters, s.active, p),
+            opened=True,
+            last=s.last,
         )
 
     def _withdraw(self, s: SWState, p: int) -> SWState:
