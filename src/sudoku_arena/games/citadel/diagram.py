@@ -47,7 +47,8 @@ def from_diagram(
 
     ``credits`` defaults to what ``to_move`` would get at the start of a turn (one per
     citadel he controls); ``spent``, ``sieges`` and ``sieged`` set the turn's attack and
-    siege bookkeeping (cells by name).
+    siege bookkeeping (cells by name). The position is taken as the start of the turn
+    for CI-8: the mover's citadels besieged now stay besieged for the turn.
     """
     n = game.size
     lines = [ln.split() for ln in diagram.strip("\n").splitlines() if ln.strip()]
@@ -115,7 +116,7 @@ def from_diagram(
         raise StateFormatError(str(exc)) from None
     if credits is None:
         credits = len(game.controlled(s, to_move))
-    return CitadelState(
+    s = CitadelState(
         board=s.board,
         citadels=s.citadels,
         owners=s.owners,
@@ -127,6 +128,8 @@ def from_diagram(
         sieged=sieged_set,
         turn=turn,
     )
+    # As at the start of a turn: the mover's besieged citadels stay so for the turn.
+    return game.with_turn_sieges(s)
 
 
 def to_diagram(game: Citadel, s: CitadelState) -> str:

@@ -11,6 +11,9 @@ neutral). Warriors that took part in an attack this turn are in ``spent`` (by ce
 mark moves with the warrior). ``sieged`` holds enemy warriors whose group was besieged
 when it lost a warrior to a siege capture this turn: that group stays open to the
 turn's second siege capture although the first capture emptied a cell next to it.
+Likewise ``locked`` and ``besiegers`` remember the mover's citadels that were besieged at
+the start of his turn and the enemy warriors around them: the CI-8 restrictions last
+the whole turn, even if he breaks the ring meanwhile.
 """
 
 from __future__ import annotations
@@ -49,6 +52,7 @@ from sudoku_arena.games.citadel.rules import (
     Geometry,
     geometry,
     max_citadels,
+    positions,
     split_action,
 )
 
@@ -72,8 +76,8 @@ END_REASONS = {
 class CitadelState:
     """A Citadel position. ``current`` is the seat to act (-1 when the game is over).
 
-    ``credits``, ``spent``, ``sieges`` and ``sieged`` belong to the current turn;
-    ``turn`` counts the turns finished in the play phase.
+    ``credits``, ``spent``, ``sieges``, ``sieged``, ``locked`` and ``besiegers`` belong
+    to the current turn; ``turn`` counts the turns finished in the play phase.
     """
 
     board: tuple[int, ...]
@@ -85,6 +89,8 @@ class CitadelState:
     spent: frozenset[int] = frozenset()
     sieges: int = 0
     sieged: frozenset[int] = frozenset()
+    locked: frozenset[int] = frozenset()
+    besiegers: frozenset[int] = frozenset()
     turn: int = 0
     winner: int = -1
     end: str = ""
@@ -160,6 +166,16 @@ class Citadel(BaseGame[CitadelState, int]):
             self._citset[s.citadels] = cs
         return cs
 
+    def _citadel_squares(self, s: CitadelState) -> frozenset[int]:
+        """Squares whose 2x2 block holds a citadel (no wall there, CI-4)."""
+        key = (-1, *s.citadels)
+        cs = self._citset.get(key)
+        if cs is None:
+            n = self.size
+            cs = frozenset(w for c in s.citadels for w in (c, c - 1, c - n, c - n - 1) if w >= 0)
+            self._citset[key] = cs
+        return cs
+
     def controller(self, s: CitadelState, k: int) -> int:
         """Who controls citadel number ``k`` (-1 nobody), per the ``control`` option."""
         o = s.owners[k]
@@ -226,6 +242,18 @@ class Citadel(BaseGame[CitadelState, int]):
                     out[c] = sieg
         return out
 
+    def siege_blocks(self, s: CitadelState, p: int) -> tuple[frozenset[int], frozenset[int]]:
+        """CI-8 for ``p``, the player to act: his citadels where he may not recruit, and
+        the enemy warriors next to which he may not build walls. Both hold for citadels
+        besieged now or at the start of his turn (the siege lasts the turn)."""
+        live = self.besieged(s, p)
+        en = 2 - p
+        board = s.board
+        cits = frozenset(live) | s.locked
+        around = {x for g in live.values() for x in g}
+        around.update(x for x in s.besiegers if board[x] == en)
+        return cits, frozenset(around)
+
     def _cap_ok(self, s: CitadelState, p: int) -> bool:
         if self.cap_mode == "per_player":
             return s.board.count(p + 1) < self.warrior_cap
@@ -287,7 +315,7 @@ class Citadel(BaseGame[CitadelState, int]):
         cits = self.citadel_set(s)
         to_frame = geo.to_frame
         credits = s.credits
-        mine = [i for i, v in enumerate(board) if v == me]
+        mine = positions(board, me)
         strength: dict[int, int] = {}
 
         def st(i: int) -> int:
@@ -314,12 +342,12 @@ class Citadel(BaseGame[CitadelState, int]):
             for d, j in geo.dir_nbrs[i]:
                 if board[j] == en and st(j) <= st(i):
                     out.append(base + d)
-        sieges = self.besieged(s, p)
+        locked, besiegers = self.siege_blocks(s, p)
         # Recruits (CI-6: 2 credits, next to an own citadel that is not besieged, CI-8).
         if credits >= RECRUIT_COST and self._cap_ok(s, p):
             spots: set[int] = set()
             for c in self.controlled(s, p):
-                if c in sieges:
+                if c in locked:
                     continue
                 for j in geo.nbrs[c]:
                     if board[j] == EMPTY and j not in cits:
@@ -327,16 +355,15 @@ class Citadel(BaseGame[CitadelState, int]):
             out.extend(RECRUIT_BASE + to_frame[j] for j in sorted(spots))
         if credits >= WALL_COST:
             # Walls (CI-4, CI-6, CI-8).
-            besiegers: set[int] = set()
-            for group in sieges.values():
-                besiegers.update(group)
             cand: set[int] = set()
+            touch = geo.touch_squares
             for i in mine:
-                for w, _ in geo.touching[i]:
-                    cand.add(w)
+                cand.update(touch[i])
             block, perim = geo.block, geo.perim_cells
+            cit_squares = self._citadel_squares(s)
             for w in sorted(cand):
-                if any(board[x] != EMPTY or x in cits for x in block[w]):
+                a, b, c, d = block[w]
+                if board[a] or board[b] or board[c] or board[d] or w in cit_squares:
                     continue
                 if besiegers and not besiegers.isdisjoint(perim[w]):
                     continue
@@ -431,25 +458,26 @@ class Citadel(BaseGame[CitadelState, int]):
                 return "no credit left: a step costs 1 (CI-6)"
             return None
         if kind == K_RECRUIT:
-            if s.credits < RECRUIT_COST:
-                return f"a recruit costs 2 credits and {s.credits} are left (CI-6)"
             if board[cell] != EMPTY or cell in cits:
                 return f"{geo.name(cell)} is not an empty cell (CI-6)"
             own = [c for c in self.controlled(s, p) if c in geo.nbrs[cell]]
             if not own:
                 return f"{geo.name(cell)} is not next to a citadel you control (CI-6, CI-7)"
-            sieges = self.besieged(s, p)
-            if all(c in sieges for c in own):
-                return f"{geo.name(own[0])} is besieged; no recruits there (CI-8)"
+            locked, _ = self.siege_blocks(s, p)
+            if all(c in locked for c in own):
+                return (
+                    f"{geo.name(own[0])} is besieged (now or at the start of this turn); "
+                    "no recruits there (CI-8)"
+                )
             if not self._cap_ok(s, p):
                 scope = "yours" if self.cap_mode == "per_player" else "on the board"
                 return f"{self.warrior_cap} warriors {scope} already; the cap is reached (CI-6)"
+            if s.credits < RECRUIT_COST:
+                return f"a recruit costs 2 credits and {s.credits} are left (CI-6)"
             return None
         if kind == K_WALL:
             if not geo.square_ok[cell]:
                 return f"a wall on {geo.name(cell)} would leave the board (CI-4)"
-            if s.credits < WALL_COST:
-                return "no credit left: a wall costs 1 (CI-6)"
             for x in geo.block[cell]:
                 if board[x] != EMPTY or x in cits:
                     return (
@@ -459,12 +487,15 @@ class Citadel(BaseGame[CitadelState, int]):
             perim = geo.perim_cells[cell]
             if not any(board[x] == me for x in perim):
                 return "a wall must touch one of your warriors (CI-6)"
-            for c, group in self.besieged(s, p).items():
-                if not group.isdisjoint(perim):
-                    return (
-                        f"your citadel {geo.name(c)} is besieged; no walls next to the "
-                        "warriors around it (CI-8)"
-                    )
+            _, besiegers = self.siege_blocks(s, p)
+            if not besiegers.isdisjoint(perim):
+                x = min(besiegers & perim)
+                return (
+                    f"{geo.name(x)} besieges your citadel (now or at the start of this turn); "
+                    "no walls next to the warriors around it (CI-8)"
+                )
+            if s.credits < WALL_COST:
+                return "no credit left: a wall costs 1 (CI-6)"
             return None
         # K_RAZE
         if not geo.square_ok[cell] or board[cell] != WALL_LL:
@@ -614,6 +645,8 @@ class Citadel(BaseGame[CitadelState, int]):
                 spent=frozenset(),
                 sieges=0,
                 sieged=frozenset(),
+                locked=frozenset(),
+                besiegers=frozenset(),
                 winner=-1,
                 end="turns",
             )
@@ -631,11 +664,23 @@ class Citadel(BaseGame[CitadelState, int]):
                 spent=frozenset(),
                 sieges=0,
                 sieged=frozenset(),
+                locked=frozenset(),
+                besiegers=frozenset(),
                 winner=q,
                 end="lead",
             )
-        return replace(
+        nxt = replace(
             s, current=q, credits=counts[q], spent=frozenset(), sieges=0, sieged=frozenset()
+        )
+        return self.with_turn_sieges(nxt)
+
+    def with_turn_sieges(self, s: CitadelState) -> CitadelState:
+        """``s`` with the mover's besieged citadels and their besiegers recorded (CI-8)."""
+        live = self.besieged(s, s.current)
+        return replace(
+            s,
+            locked=frozenset(live),
+            besiegers=frozenset(x for g in live.values() for x in g),
         )
 
     def outcome(self, s: CitadelState) -> Outcome | None:
@@ -759,6 +804,8 @@ class Citadel(BaseGame[CitadelState, int]):
             "spent": sorted(name(c) for c in s.spent),
             "sieges": s.sieges,
             "sieged": sorted(name(c) for c in s.sieged),
+            "locked": sorted(name(c) for c in s.locked),
+            "besiegers": sorted(name(c) for c in s.besiegers),
             "turn": s.turn,
             "winner": s.winner,
             "end": s.end,
@@ -782,6 +829,8 @@ class Citadel(BaseGame[CitadelState, int]):
                 spent=frozenset(geo.cell(str(c)) for c in data["spent"]),
                 sieges=int(data["sieges"]),
                 sieged=frozenset(geo.cell(str(c)) for c in data["sieged"]),
+                locked=frozenset(geo.cell(str(c)) for c in data["locked"]),
+                besiegers=frozenset(geo.cell(str(c)) for c in data["besiegers"]),
                 turn=int(data["turn"]),
                 winner=int(data["winner"]),
                 end=str(data["end"]),

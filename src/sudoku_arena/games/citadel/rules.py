@@ -274,6 +274,10 @@ class Geometry:
                     if j >= 0:
                         touching[j].append((w, k))
         self.touching: tuple[tuple[tuple[int, int], ...], ...] = tuple(tuple(t) for t in touching)
+        #: For each cell: the squares whose side cell it is (wall sites it can build).
+        self.touch_squares: tuple[tuple[int, ...], ...] = tuple(
+            tuple(w for w, _ in t) for t in touching
+        )
         #: The square of a wall cell, from its quarter code (3..6).
         self.quarter_shift: tuple[int, ...] = (0, 0, 0, 0, 1, n, n + 1)
 
@@ -325,14 +329,14 @@ class Geometry:
     def captive_groups(self, board: tuple[int, ...], code: int) -> list[list[int]]:
         """Every group of warriors ``code`` with no liberties (CI-8), cells in each.
 
-        One pass over the board; each warrior is visited once, so the cost is linear in
-        the number of warriors (measured in ``benchmarks/bench_citadel.py``).
+        Each warrior is visited once, so the cost is linear in the number of warriors
+        (measured in ``benchmarks/bench_citadel.py``).
         """
         nbrs = self.nbrs
         seen: set[int] = set()
         out: list[list[int]] = []
-        for i, v in enumerate(board):
-            if v != code or i in seen:
+        for i in positions(board, code):
+            if i in seen:
                 continue
             seen.add(i)
             stack = [i]
@@ -350,6 +354,20 @@ class Geometry:
                         members.append(y)
             if not free:
                 out.append(members)
+        return out
+
+
+def positions(board: tuple[int, ...], code: int) -> list[int]:
+    """The cells holding ``code``, in order (``tuple.index`` runs in C: fast on a
+    board that is mostly empty)."""
+    out: list[int] = []
+    i = -1
+    index = board.index
+    try:
+        while True:
+            i = index(code, i + 1)
+            out.append(i)
+    except ValueError:
         return out
 
 
