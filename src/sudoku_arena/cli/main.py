@@ -6,6 +6,7 @@ from __future__ import annotations
 import sudoku_arena.cli.basic
 import sudoku_arena.cli.play
 import sudoku_arena.cli.records
+import sudoku_arena.cli.serve
 import sudoku_arena.cli.tournament  # noqa: F401
 from sudoku_arena.cli.app import app
 

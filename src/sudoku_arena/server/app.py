@@ -1,0 +1,606 @@
+"""The ASGI application: pages, the JSON API and the WebSocket play protocol.
+
+WebSocket ``/ws/{game_id}``, JSON text messages (at most ``max_message`` bytes):
+
+* client ``{"type": "hello", "tokens": ["..."]}`` first: the seats whose secret tokens
+  are given (none: a spectator). Answer ``welcome`` (game facts, your seats), then the
+  position.
+* client ``{"type": "act", "seat": 0, "ply": 12, "action": "r5c3", "id": 7}``: the
+  action in notation, made at ``ply``. Answer ``ack`` (``ply``, ``next_ply``, ``id``)
+  once stored, then everybody gets the new position; or ``error`` (``code``,
+  ``message``, ``id``) and a fresh copy of the position.
+* client ``{"type": "resync"}``: send the whole position again; ``{"type": "ping"}``.
+* server ``state``: one JSON line (``seat``, ``ply``, ``view``, ``log`` from
+  ``log_from``, ``status``, ``outcome``, ``rematch``), then a newline and the SVG board
+  drawn from that view. A client holding several seats (hot seat) gets one per seat.
+* server ``rematch``: the id of the rematch game.
+
+Errors never carry internals: HTTP errors are ``{"error": {"code", "message"}}``.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from fastapi import FastAPI, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.middleware.gzip import GZipMiddleware
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.websockets import WebSocketDisconnect
+
+from sudoku_arena.core.errors import ArenaError, UnknownGameError
+from sudoku_arena.core.registry import spec_of
+from sudoku_arena.server.arena import BOT, HUMAN, Arena, Client, SeatSpec
+from sudoku_arena.server.bots import BotRunner
+from sudoku_arena.server.fanout import RedisFanout
+from sudoku_arena.server.live import ActionRefused, LiveGame
+from sudoku_arena.server.pages import games_json, rules_markdown, rules_page, web_file
+from sudoku_arena.server.storage import Storage
+
+log = logging.getLogger("sudoku_arena.server")
+
+MAX_TOKENS = 8
+MAX_ACTION = 200
+
+
+@dataclass(slots=True)
+class ServerConfig:
+    """How a server process runs (the ``serve`` command's options)."""
+
+    database_url: str = "sqlite:///sudoku-arena.sqlite3"
+    redis_url: str | None = None
+    channel: str = "sudoku-arena"
+    bot_workers: int = 1
+    bot_delay: float = 0.4
+    max_message: int = 4096
+    max_body: int = 65536
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+
+
+def error_body(code: str, message: str) -> dict[str, Any]:
+    return {"error": {"code": code, "message": message}}
+
+
+def ws_error(code: str, message: str, msg_id: Any = None) -> str:
+    return json.dumps({"type": "error", "code": code, "message": message, "id": msg_id})
+
+
+_STATUS_OF = {
+    "stale": 409,
+    "illegal": 422,
+    "notation": 422,
+    "not_your_turn": 409,
+    "game_over": 409,
+    "bad_seat": 422,
+    "not_over": 409,
+    "unavailable": 503,
+}
+
+
+class BodyLimit:
+    """Refuse HTTP request bodies larger than ``limit`` bytes with a JSON 413."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        for name, value in scope.get("headers", []):
+            if name == b"content-length":
+                try:
+                    too_big = int(value) > self.limit
+                except ValueError:
+                    too_big = True
+                if too_big:
+                    await self._refuse(scope, receive, send)
+                    return
+        chunks: list[bytes] = []
+        size = 0
+        more = True
+        while more:
+            message = await receive()
+            if message["type"] != "http.request":
+                break
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.limit:
+                await self._refuse(scope, receive, send)
+                return
+            chunks.append(chunk)
+            more = message.get("more_body", False)
+        body = b"".join(chunks)
+        sent = False
+
+        async def replay() -> Message:
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+    async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
+        resp = JSONResponse(
+            error_body("too_large", f"request body over {self.limit} bytes"), status_code=413
+        )
+        await resp(scope, receive, send)
+
+
+_SECURITY_HEADERS = {
+    "content-security-policy": (
+        "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+        "img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'"
+    ),
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "no-referrer",
+    "x-frame-options": "DENY",
+}
+
+
+def _page(name: str) -> HTMLResponse:
+    return HTMLResponse(web_file(name), headers=_SECURITY_HEADERS)
+
+
+def _static(name: str, media: str) -> Response:
+    return Response(
+        web_file(name), media_type=media, headers={"cache-control": "no-cache", **_SECURITY_HEADERS}
+    )
+
+
+def _split_state(text: str) -> dict[str, Any]:
+    head, _, svg = text.partition("\n")
+    data: dict[str, Any] = json.loads(head)
+    data["svg"] = svg
+    return data
+
+
+def create_app(config: ServerConfig | None = None, *, arena: Arena | None = None) -> FastAPI:
+    """The web application; games are kept in ``app.state.arena``."""
+    cfg = config or ServerConfig()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        nonlocal arena
+        if arena is None:
+            storage = Storage(cfg.database_url)
+            fanout = RedisFanout(cfg.redis_url, cfg.channel) if cfg.redis_url else None
+            arena = Arena(
+                storage,
+                fanout=fanout,
+                bots=BotRunner(cfg.bot_workers),
+                bot_delay=cfg.bot_delay,
+            )
+        app.state.arena = arena
+        await arena.start()
+        try:
+            yield
+        finally:
+            await arena.stop()
+
+    app = FastAPI(
+        title="Sudoku Arena",
+        lifespan=lifespan,
+        docs_url="/api/docs",
+        redoc_url=None,
+        openapi_url="/api/openapi.json",
+    )
+
+    def the_arena() -> Arena:
+        a: Arena = app.state.arena
+        return a
+
+    # -- errors as JSON, never internals --------------------------------------------------
+
+    @app.exception_handler(ApiError)
+    async def _api_error(_req: Request, exc: ApiError) -> JSONResponse:
+        return JSONResponse(error_body(exc.code, exc.message), status_code=exc.status)
+
+    @app.exception_handler(ActionRefused)
+    async def _refused(_req: Request, exc: ActionRefused) -> JSONResponse:
+        return JSONResponse(
+            error_body(exc.code, exc.message), status_code=_STATUS_OF.get(exc.code, 400)
+        )
+
+    @app.exception_handler(ArenaError)
+    async def _arena_error(_req: Request, exc: ArenaError) -> JSONResponse:
+        code = "unknown_game" if isinstance(exc, UnknownGameError) else "invalid"
+        return JSONResponse(error_body(code, str(exc)), status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(_req: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+        return JSONResponse(error_body(code, str(exc.detail)), status_code=exc.status_code)
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation(_req: Request, exc: RequestValidationError) -> JSONResponse:
+        parts = []
+        for e in exc.errors()[:5]:
+            where = ".".join(str(x) for x in e.get("loc", ()) if x != "body")
+            parts.append(f"{where or 'body'}: {e.get('msg', 'invalid')}")
+        return JSONResponse(error_body("bad_request", "; ".join(parts)), status_code=400)
+
+    @app.exception_handler(Exception)
+    async def _internal(_req: Request, exc: Exception) -> JSONResponse:
+        log.exception("internal error", exc_info=exc)
+        return JSONResponse(
+            error_body("internal", "something went wrong on the server"), status_code=500
+        )
+
+    # -- pages ------------------------------------------------------------------------------
+
+    @app.get("/", include_in_schema=False)
+    async def home() -> HTMLResponse:
+        return _page("index.html")
+
+    @app.get("/play/{game_id}", include_in_schema=False)
+    async def play_page(game_id: str) -> HTMLResponse:
+        return _page("play.html")
+
+    @app.get("/replay/{game_id}", include_in_schema=False)
+    async def replay_page(game_id: str) -> HTMLResponse:
+        return _page("replay.html")
+
+    @app.get("/rules/{game}", include_in_schema=False)
+    async def rules(game: str) -> HTMLResponse:
+        try:
+            text = rules_page(game)
+        except UnknownGameError as exc:
+            raise ApiError(404, "unknown_game", str(exc)) from None
+        return HTMLResponse(text or "", headers=_SECURITY_HEADERS)
+
+    @app.get("/static/arena.js", include_in_schema=False)
+    async def script() -> Response:
+        return _static("arena.js", "text/javascript")
+
+    @app.get("/static/arena.css", include_in_schema=False)
+    async def style() -> Response:
+        return _static("arena.css", "text/css")
+
+    @app.get("/healthz", include_in_schema=False)
+    async def health() -> PlainTextResponse:
+        return PlainTextResponse("ok")
+
+    # -- API: games --------------------------------------------------------------------------
+
+    @app.get("/api/games")
+    async def list_games() -> list[dict[str, Any]]:
+        """Every registered game with its options and bot names."""
+        return games_json()
+
+    @app.get("/api/games/{game}/rules")
+    async def game_rules(game: str) -> dict[str, Any]:
+        """The game's rules as implemented (Markdown)."""
+        spec = spec_of(game)
+        return {"game": spec.id, "markdown": rules_markdown(spec.id)}
+
+    # -- API: matches ------------------------------------------------------------------------
+
+    async def get_game(game_id: str) -> LiveGame:
+        lg = await the_arena().get(game_id)
+        if lg is None:
+            raise ApiError(404, "not_found", f"there is no game {game_id!r}")
+        return lg
+
+    @app.post("/api/matches", status_code=201)
+    async def create_match(request: Request) -> dict[str, Any]:
+        """Start a game: ``{"game", "params", "seats": [{"kind", "agent", "name"}],
+        "mode": "invite"|"hotseat"}``. Answers the human seats' secret tokens once."""
+        body = await _json_body(request)
+        game = body.get("game")
+        if not isinstance(game, str):
+            raise ApiError(400, "bad_request", "game: give a game id such as tic-tac-sudoku")
+        params = body.get("params") or {}
+        if not isinstance(params, dict) or not all(
+            isinstance(v, str | int | bool) or v is None for v in params.values()
+        ):
+            raise ApiError(400, "bad_request", "params: an object of simple values")
+        seats_in = body.get("seats")
+        if seats_in is None:
+            n = params.get("players", spec_of(game).min_players)
+            seats_in = [{"kind": HUMAN}] * int(n) if isinstance(n, int | str) else []
+        if not isinstance(seats_in, list) or not 1 <= len(seats_in) <= 8:
+            raise ApiError(400, "bad_request", "seats: a list with one entry per seat")
+        seats: list[SeatSpec] = []
+        for i, s in enumerate(seats_in):
+            if not isinstance(s, dict):
+                raise ApiError(400, "bad_request", f"seats[{i}]: an object with kind")
+            kind, agent, name = s.get("kind", HUMAN), s.get("agent"), s.get("name")
+            if kind not in (HUMAN, BOT):
+                raise ApiError(400, "bad_request", f"seats[{i}].kind: human or bot")
+            if kind == BOT and not isinstance(agent, str):
+                raise ApiError(400, "bad_request", f"seats[{i}].agent: a bot's agent name")
+            if name is not None and not isinstance(name, str):
+                raise ApiError(400, "bad_request", f"seats[{i}].name: text")
+            seats.append(SeatSpec(kind, agent, name))
+        mode = body.get("mode", "invite")
+        seed = body.get("seed")
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+            raise ApiError(400, "bad_request", "seed: a whole number")
+        lg, tokens = await the_arena().create(
+            game, params, seats, mode=str(mode), seed=None if seed is None else seed % 2**31
+        )
+        return {
+            "id": lg.id,
+            "game": lg.info(),
+            "seats": [
+                {
+                    "seat": s.seat,
+                    "kind": s.kind,
+                    "name": s.name,
+                    "token": tokens.get(s.seat),
+                    "url": f"/play/{lg.id}#t={tokens[s.seat]}" if s.seat in tokens else None,
+                }
+                for s in lg.seats
+            ],
+            "hotseat_url": f"/play/{lg.id}#t=" + ".".join(tokens[k] for k in sorted(tokens)),
+            "watch_url": f"/play/{lg.id}",
+        }
+
+    @app.get("/api/matches")
+    async def recent_matches(limit: int = 20) -> list[dict[str, Any]]:
+        """Recently active games (public facts only), for the home page."""
+        import asyncio
+
+        rows = await asyncio.to_thread(the_arena().storage.recent_games, max(1, min(limit, 100)))
+        return [
+            {
+                "id": r.id,
+                "game": r.game,
+                "players": r.players,
+                "status": r.status,
+                "outcome": r.outcome,
+                "created": r.created,
+                "updated": r.updated,
+            }
+            for r in rows
+        ]
+
+    @app.get("/api/matches/{game_id}")
+    async def match_info(game_id: str) -> dict[str, Any]:
+        return (await get_game(game_id)).info()
+
+    def seat_of(lg: LiveGame, token: object) -> int:
+        if not isinstance(token, str) or not 0 < len(token) <= 100:
+            raise ApiError(403, "bad_token", "a seat's secret token is needed for that")
+        seat = lg.seat_for_token(token)
+        if seat is None:
+            raise ApiError(403, "bad_token", "that token does not belong to a seat of this game")
+        return seat
+
+    def bearer(request: Request) -> str | None:
+        auth = request.headers.get("authorization", "")
+        return auth[7:].strip() if auth.lower().startswith("bearer ") else None
+
+    @app.get("/api/matches/{game_id}/state")
+    async def match_state(game_id: str, request: Request) -> dict[str, Any]:
+        """The position as a seat sees it (``Authorization: Bearer <token>``) or as a
+        spectator (no token): view, log, SVG."""
+        lg = await get_game(game_id)
+        token = bearer(request)
+        observer = None if token is None else seat_of(lg, token)
+        await the_arena().refresh(lg)
+        return _split_state(lg.state_message(observer, 0))
+
+    @app.post("/api/matches/{game_id}/actions")
+    async def match_act(game_id: str, request: Request) -> dict[str, Any]:
+        """Act: ``{"token", "ply", "action"}`` (the token names the seat)."""
+        lg = await get_game(game_id)
+        body = await _json_body(request)
+        seat = seat_of(lg, body.get("token"))
+        ply, action = body.get("ply"), body.get("action")
+        if isinstance(ply, bool) or not isinstance(ply, int):
+            raise ApiError(400, "bad_request", "ply: the ply the action was made at")
+        if not isinstance(action, str) or not 0 < len(action) <= MAX_ACTION:
+            raise ApiError(400, "bad_request", "action: the action in the game's notation")
+        start, nxt = await the_arena().act(lg, seat, ply, action)
+        return {"ply": start, "next_ply": nxt, "status": lg.status, "outcome": lg.outcome}
+
+    @app.post("/api/matches/{game_id}/rematch")
+    async def match_rematch(game_id: str, request: Request) -> dict[str, Any]:
+        """The rematch of a finished game (``{"token"}`` of a seat of it)."""
+        lg = await get_game(game_id)
+        body = await _json_body(request)
+        tokens = body.get("tokens") or [body.get("token")]
+        if not isinstance(tokens, list) or not 0 < len(tokens) <= MAX_TOKENS:
+            raise ApiError(400, "bad_request", "tokens: the seats' tokens")
+        for t in tokens:
+            seat_of(lg, t)
+        new = await the_arena().rematch(lg)
+        return {"id": new.id, "url": f"/play/{new.id}#t=" + ".".join(str(t) for t in tokens)}
+
+    @app.get("/api/matches/{game_id}/record")
+    async def match_record(game_id: str) -> dict[str, Any]:
+        """The game record (JSON); given out once the game is over."""
+        lg = await get_game(game_id)
+        if not lg.over:
+            raise ApiError(409, "not_over", "the record is available once the game is over")
+        return lg.record_json()
+
+    @app.get("/api/matches/{game_id}/replay/{ply}")
+    async def match_replay(game_id: str, ply: int) -> dict[str, Any]:
+        """A finished game after ``ply`` actions, as a spectator sees it, with its SVG."""
+        lg = await get_game(game_id)
+        if not lg.over:
+            raise ApiError(409, "not_over", "the replay is available once the game is over")
+        if not 0 <= ply <= lg.ply:
+            raise ApiError(404, "not_found", f"ply {ply} is out of range; allowed: 0 to {lg.ply}")
+        view = lg.game.view(lg.states[ply], None)
+        return {
+            "ply": ply,
+            "total": lg.ply,
+            "action": None if ply == 0 else lg.log[ply - 1].action,
+            "actor": None if ply == 0 else lg.log[ply - 1].actor,
+            "view": view,
+            "svg": lg.game.render_svg(view),
+        }
+
+    # -- WebSocket ---------------------------------------------------------------------------
+
+    @app.websocket("/ws/{game_id}")
+    async def ws_play(ws: WebSocket, game_id: str) -> None:
+        await ws.accept()
+        arena_ = the_arena()
+        lg = await arena_.get(game_id)
+        if lg is None:
+            await ws.send_text(ws_error("not_found", f"there is no game {game_id!r}"))
+            await ws.close(code=4404)
+            return
+        client = Client(ws.send_text)
+        client.start()
+        greeted = False
+        try:
+            while True:
+                message = await ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                text = message.get("text")
+                if text is None:
+                    client.push(ws_error("bad_message", "send JSON text messages, not binary"))
+                    continue
+                if len(text) > cfg.max_message:
+                    client.push(
+                        ws_error("too_large", f"messages are limited to {cfg.max_message} bytes")
+                    )
+                    continue
+                try:
+                    data = json.loads(text)
+                except ValueError:
+                    client.push(ws_error("bad_json", "that message is not valid JSON"))
+                    continue
+                if not isinstance(data, dict):
+                    client.push(ws_error("bad_message", "a message is a JSON object with a type"))
+                    continue
+                kind = data.get("type")
+                msg_id = data.get("id")
+                if not isinstance(msg_id, int | str | None) or isinstance(msg_id, bool):
+                    msg_id = None
+                if kind == "hello":
+                    await _hello(arena_, lg, client, data.get("tokens"))
+                    greeted = True
+                elif kind == "act":
+                    if not greeted:
+                        client.push(ws_error("hello_first", "send hello first", msg_id))
+                        continue
+                    await _act(arena_, lg, client, data, msg_id)
+                elif kind == "resync":
+                    client.resync()
+                elif kind == "ping":
+                    client.push(json.dumps({"type": "pong", "id": msg_id, "t": time.time()}))
+                else:
+                    client.push(
+                        ws_error(
+                            "bad_message",
+                            f"unknown message type {str(kind)[:40]!r}; "
+                            "allowed: hello, act, resync, ping",
+                            msg_id,
+                        )
+                    )
+        except WebSocketDisconnect:
+            pass
+        finally:
+            arena_.detach(client)
+            await client.stop()
+
+    app.add_middleware(GZipMiddleware, minimum_size=2048)
+    app.add_middleware(BodyLimit, limit=cfg.max_body)
+    return app
+
+
+async def _json_body(request: Request) -> dict[str, Any]:
+    raw = await request.body()
+    try:
+        data = json.loads(raw or b"{}")
+    except ValueError:
+        raise ApiError(400, "bad_json", "the request body is not valid JSON") from None
+    if not isinstance(data, dict):
+        raise ApiError(400, "bad_json", "the request body must be a JSON object")
+    return data
+
+
+async def _hello(arena: Arena, lg: LiveGame, client: Client, tokens: object) -> None:
+    if tokens is None:
+        tokens = []
+    if isinstance(tokens, str):
+        tokens = [t for t in tokens.split(".") if t]
+    seats: list[int] = []
+    if not isinstance(tokens, list) or len(tokens) > MAX_TOKENS:
+        client.push(ws_error("bad_message", f"tokens: a list of at most {MAX_TOKENS} strings"))
+        tokens = []
+    for t in tokens:
+        seat = lg.seat_for_token(t) if isinstance(t, str) and len(t) <= 100 else None
+        if seat is None:
+            client.push(
+                ws_error(
+                    "bad_token",
+                    "a token in this link does not belong to any seat of this game; "
+                    "you can watch, but not act for that seat",
+                )
+            )
+        elif seat not in seats:
+            seats.append(seat)
+    client.seats = sorted(seats)
+    arena.attach(lg, client)
+    await arena.refresh(lg)
+    client.push(json.dumps({"type": "welcome", "game": lg.info(), "seats": client.seats}))
+    client.resync()
+
+
+async def _act(
+    arena: Arena, lg: LiveGame, client: Client, data: dict[str, Any], msg_id: Any
+) -> None:
+    seat = data.get("seat")
+    ply = data.get("ply")
+    action = data.get("action")
+    if seat is None:
+        mine = [s for s in client.seats if s in lg.to_move()]
+        seat = mine[0] if len(mine) == 1 else client.seats[0] if len(client.seats) == 1 else None
+        if seat is None:
+            client.push(ws_error("bad_seat", "say which of your seats acts", msg_id))
+            return
+    if isinstance(seat, bool) or not isinstance(seat, int):
+        client.push(ws_error("bad_message", "seat: a seat number", msg_id))
+        return
+    if isinstance(ply, bool) or not isinstance(ply, int):
+        client.push(ws_error("bad_message", "ply: the ply the action was made at", msg_id))
+        return
+    if not isinstance(action, str) or not 0 < len(action) <= MAX_ACTION:
+        client.push(ws_error("bad_message", "action: the action in the game's notation", msg_id))
+        return
+    if seat not in client.seats:
+        client.push(
+            ws_error(
+                "forbidden",
+                f"you hold no token for seat {seat}"
+                + ("; spectators cannot act" if not client.seats else ""),
+                msg_id,
+            )
+        )
+        return
+
+    def ack(start: int, nxt: int) -> None:
+        client.push(json.dumps({"type": "ack", "id": msg_id, "ply": start, "next_ply": nxt}))
+
+    try:
+        await arena.act(lg, seat, ply, action, ack=ack)
+    except ActionRefused as exc:
+        client.push(ws_error(exc.code, exc.message, msg_id))
+        client.resync()

@@ -1,0 +1,500 @@
+"""The server's authority over games: create, load, act, run bots, push to clients.
+
+:class:`Arena` keeps the games in play in memory (:class:`LiveGame`), writes every
+action to :class:`Storage` before anybody hears of it, and pushes each connected
+:class:`Client` the position from its own seats' views. Each game has a lock, so
+actions on one game are taken one at a time while other games go on; the storage
+writer commits the actions of all games together.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+import random
+import secrets
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sudoku_arena.ai import make_agent
+from sudoku_arena.core.errors import ArenaError, InvalidParameterError
+from sudoku_arena.core.registry import load
+from sudoku_arena.core.types import JsonDict
+from sudoku_arena.server.bots import BotRunner
+from sudoku_arena.server.fanout import RedisFanout
+from sudoku_arena.server.live import ActionRefused, LiveGame, hash_token, resolve_chance
+from sudoku_arena.server.storage import (
+    AppendActions,
+    ConflictError,
+    CreateGame,
+    GameRow,
+    SeatRow,
+    SetRematch,
+    Storage,
+    StorageError,
+)
+
+log = logging.getLogger("sudoku_arena.server")
+
+HUMAN, BOT = "human", "bot"
+MODES = ("hotseat", "invite")
+
+
+@dataclass(slots=True)
+class SeatSpec:
+    """Who sits in a seat when a game is created."""
+
+    kind: str  # "human" or "bot"
+    agent: str | None = None  # bot: agent name (random, greedy, easy, ...)
+    name: str | None = None
+
+
+class Client:
+    """One connection: the seats it may act for (none: a spectator) and its outbox.
+
+    Messages go out in order from one task per client. A pending position push is kept
+    once in the queue and built when it is sent, so a slow client skips positions it
+    has not yet received instead of piling them up (the log stays complete: it is sent
+    from the last entry the client has).
+    """
+
+    def __init__(self, send: Callable[[str], Awaitable[None]]) -> None:
+        self._send = send
+        self.game: LiveGame | None = None
+        self.seats: list[int] = []
+        self.sent: dict[int | None, int] = {}  # observer -> log entries delivered
+        self._out: deque[str | None] = deque()
+        self._state_queued = False
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self.closed = False
+
+    def observers(self) -> list[int | None]:
+        return list(self.seats) if self.seats else [None]
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run())
+
+    async def stop(self) -> None:
+        self.closed = True
+        self._wake.set()
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+
+    def push(self, text: str) -> None:
+        self._out.append(text)
+        self._wake.set()
+
+    def push_state(self) -> None:
+        if not self._state_queued:
+            self._state_queued = True
+            self._out.append(None)
+            self._wake.set()
+
+    def resync(self) -> None:
+        """Send the whole position and log again (after a refusal, or on request)."""
+        self.sent = {}
+        self.push_state()
+
+    async def _run(self) -> None:
+        while not self.closed:
+            await self._wake.wait()
+            self._wake.clear()
+            while self._out and not self.closed:
+                item = self._out.popleft()
+                try:
+                    if item is None:
+                        self._state_queued = False
+                        await self._send_states()
+                    else:
+                        await self._send(item)
+                except Exception:
+                    self.closed = True
+                    return
+
+    async def _send_states(self) -> None:
+        g = self.game
+        if g is None:
+            return
+        for obs in self.observers():
+            have = self.sent.get(obs, -1)
+            if have == g.ply:
+                continue
+            text = g.state_message(obs, max(have, 0))
+            self.sent[obs] = g.ply
+            await self._send(text)
+
+
+class Arena:
+    """Every game this server process holds, and the rules for touching them."""
+
+    def __init__(
+        self,
+        storage: Storage,
+        *,
+        fanout: RedisFanout | None = None,
+        bots: BotRunner | None = None,
+        bot_delay: float = 0.0,
+    ) -> None:
+        self.storage = storage
+        self.fanout = fanout
+        self.bots = bots or BotRunner(workers=1)
+        self.bot_delay = bot_delay
+        self.games: dict[str, LiveGame] = {}
+        self.clients: dict[str, set[Client]] = {}
+        self._bot_tasks: dict[tuple[str, int], asyncio.Task[None]] = {}
+        self._loading: dict[str, asyncio.Lock] = {}
+        self._rematch_lock = asyncio.Lock()
+        self.moves = 0  # actions committed by this process (stats)
+
+    # -- life cycle ------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Start the writer, the bot pool and the fan-out; resume every active game."""
+        self.storage.start()
+        self.bots.start()
+        if self.fanout is not None:
+            await self.fanout.start(self.on_event)
+        ids = await asyncio.to_thread(self.storage.game_ids, "active")
+        for gid in ids:
+            lg = await self.get(gid)
+            if lg is not None:
+                self.schedule_bots(lg)
+        if ids:
+            log.info("resumed %d active games", len(ids))
+
+    async def stop(self) -> None:
+        for task in list(self._bot_tasks.values()):
+            task.cancel()
+        for clients in list(self.clients.values()):
+            for c in list(clients):
+                await c.stop()
+        if self.fanout is not None:
+            await self.fanout.stop()
+        self.bots.stop()
+        await asyncio.to_thread(self.storage.close)
+
+    # -- games -------------------------------------------------------------------------------
+
+    async def get(self, game_id: str) -> LiveGame | None:
+        """The game ``game_id``, loaded from storage on first use; ``None`` if unknown."""
+        lg = self.games.get(game_id)
+        if lg is not None:
+            return lg
+        if not (0 < len(game_id) <= 32) or not game_id.replace("-", "").replace("_", "").isalnum():
+            return None
+        lock = self._loading.setdefault(game_id, asyncio.Lock())
+        async with lock:
+            lg = self.games.get(game_id)
+            if lg is None:
+                row = await asyncio.to_thread(self.storage.load_game, game_id)
+                if row is None:
+                    return None
+                lg = await asyncio.to_thread(LiveGame, row)
+                self.games[game_id] = lg
+        self._loading.pop(game_id, None)
+        return lg
+
+    async def create(
+        self,
+        game_id: str,
+        params: dict[str, Any],
+        seats: Sequence[SeatSpec],
+        *,
+        mode: str = "invite",
+        seed: int | None = None,
+        rematch_of: str | None = None,
+        token_hashes: Sequence[str | None] | None = None,
+    ) -> tuple[LiveGame, dict[int, str]]:
+        """Set up and store a new game; return it with the human seats' secret tokens.
+
+        Raises ``ArenaError`` subclasses with what is allowed when the game, a parameter,
+        the seats or an agent name is wrong.
+        """
+        if mode not in MODES:
+            raise InvalidParameterError(f"mode {mode!r} is not offered; allowed: hotseat, invite")
+        if seed is None:
+            seed = secrets.randbelow(2**31)
+        params = dict(params)
+        if "players" not in params:
+            params["players"] = len(seats)
+        game = load(game_id, seed=seed, **params)
+        n = game.num_players
+        if len(seats) != n:
+            raise InvalidParameterError(f"{len(seats)} seats given for {n} players")
+        seat_rows: list[SeatRow] = []
+        tokens: dict[int, str] = {}
+        for i, s in enumerate(seats):
+            if s.kind == BOT:
+                agent = (s.agent or "").strip()
+                make_agent(agent, game, seed=0)  # refuses unknown names with the list
+                name = (s.name or f"{agent} (bot)").strip()[:40]
+                seat_rows.append(SeatRow(i, BOT, agent, name, None))
+            elif s.kind == HUMAN:
+                if token_hashes is not None and token_hashes[i] is not None:
+                    th = token_hashes[i]
+                else:
+                    tokens[i] = secrets.token_urlsafe(18)
+                    th = hash_token(tokens[i])
+                name = (s.name or f"player {i + 1}").strip()[:40] or f"player {i + 1}"
+                seat_rows.append(SeatRow(i, HUMAN, None, name, th))
+            else:
+                raise InvalidParameterError(
+                    f"seat {i}: kind {s.kind!r} is not offered; allowed: human, bot"
+                )
+        entries, _ = resolve_chance(game, game.initial_state(), seed, 0)
+        now = time.time()
+        row = GameRow(
+            id=secrets.token_urlsafe(9),
+            game=game.spec.id,
+            game_version=game.spec.version,
+            params=game.params,
+            seed=seed,
+            players=[r.name for r in seat_rows],
+            mode=mode,
+            status="active",
+            outcome=None,
+            rematch=None,
+            rematch_of=rematch_of,
+            created=now,
+            updated=now,
+            seats=seat_rows,
+            actions=[(e.ply, e.actor, e.action) for e in entries],
+        )
+        lg = LiveGame(row)
+        if lg.outcome is not None:  # over before anybody moved (degenerate set-up)
+            row.status, row.outcome = "finished", lg.outcome
+        await self.storage.write(CreateGame(row))
+        self.games[row.id] = lg
+        self.schedule_bots(lg)
+        return lg, tokens
+
+    async def rematch(self, lg: LiveGame) -> LiveGame:
+        """The rematch of a finished game, created on first request.
+
+        Same game and options (generated ones such as the grid drawn anew); everybody
+        moves one seat on, so the first player changes; each person keeps his token.
+        """
+        if not lg.over:
+            raise ActionRefused("not_over", "a rematch can start once the game is over")
+        async with self._rematch_lock:
+            if lg.rematch is not None:
+                existing = await self.get(lg.rematch)
+                if existing is not None:
+                    return existing
+            n = lg.num_players
+            order = [lg.seats[(j - 1) % n] for j in range(n)]
+            generated = {p.name for p in lg.spec.params if p.generate is not None}
+            params = {k: v for k, v in lg.row.params.items() if k not in generated}
+            new, _ = await self.create(
+                lg.spec.id,
+                params,
+                [SeatSpec(s.kind, s.agent, s.name) for s in order],
+                mode=lg.row.mode,
+                rematch_of=lg.id,
+                token_hashes=[s.token_hash for s in order],
+            )
+            await self.storage.write(SetRematch(lg.id, new.id))
+            lg.rematch = new.id
+        if self.fanout is not None:
+            await self.fanout.publish({"kind": "rematch", "game": lg.id, "rematch": new.id})
+        self._announce_rematch(lg)
+        return new
+
+    def _announce_rematch(self, lg: LiveGame) -> None:
+        import json
+
+        msg = json.dumps({"type": "rematch", "game_id": lg.id, "rematch": lg.rematch})
+        for c in self.clients.get(lg.id, ()):
+            c.push(msg)
+
+    # -- acting -------------------------------------------------------------------------------
+
+    async def act(
+        self,
+        lg: LiveGame,
+        seat: int,
+        ply: int,
+        action: str,
+        ack: Callable[[int, int], None] | None = None,
+    ) -> tuple[int, int]:
+        """Take ``action`` for ``seat`` made at ``ply``: check, store, then tell everyone.
+
+        Once the action is committed, ``ack(ply, next_ply)`` runs first (so the actor
+        hears of it before the new position arrives), then every client gets the new
+        position and bots due to move are started. Returns ``(ply of the action, next
+        ply)``. Raises :class:`ActionRefused` (nothing changed) with a code and a clear
+        message.
+        """
+        async with lg.lock:
+            pending = lg.prepare(seat, ply, action)
+            op = AppendActions(
+                lg.id,
+                [(e.ply, e.actor, e.action) for e in pending.entries],
+                None if pending.outcome is None else pending.outcome.to_json(),
+            )
+            try:
+                await self.storage.write(op)
+            except ConflictError:
+                await self._catch_up(lg)
+                raise ActionRefused(
+                    "stale", "another move was made first; here is the current position"
+                ) from None
+            except StorageError:
+                raise ActionRefused(
+                    "unavailable", "the move could not be saved; nothing changed, try again"
+                ) from None
+            start = lg.ply
+            lg.commit(pending)
+            self.moves += 1
+            if self.fanout is not None:
+                await self.fanout.publish(
+                    {"kind": "actions", "game": lg.id, "from": start, "entries": op.entries}
+                )
+            end = lg.ply
+        if ack is not None:
+            ack(start, end)
+        self.after_move(lg)
+        return start, end
+
+    def broadcast(self, lg: LiveGame) -> None:
+        for c in self.clients.get(lg.id, ()):
+            c.push_state()
+
+    def after_move(self, lg: LiveGame) -> None:
+        self.broadcast(lg)
+        self.schedule_bots(lg)
+
+    async def _catch_up(self, lg: LiveGame) -> None:
+        """Apply what other processes committed since our copy (from the database)."""
+        rows, _status, _outcome, rematch = await asyncio.to_thread(
+            self.storage.actions_since, lg.id, lg.ply
+        )
+        if rows:
+            try:
+                lg.apply_entries(rows)
+            except ArenaError:
+                log.exception("game %s: stored actions do not replay; reloading", lg.id)
+                row = await asyncio.to_thread(self.storage.load_game, lg.id)
+                if row is not None:
+                    fresh = LiveGame(row)
+                    lg.states, lg.log = fresh.states, fresh.log
+                    lg.status, lg.outcome = fresh.status, fresh.outcome
+        if rematch is not None:
+            lg.rematch = rematch
+
+    async def refresh(self, lg: LiveGame) -> None:
+        """Bring ``lg`` up to date with the database (several processes only)."""
+        if self.fanout is None:
+            return
+        async with lg.lock:
+            await self._catch_up(lg)
+
+    async def on_event(self, event: JsonDict) -> None:
+        """An event another process published."""
+        gid = event.get("game")
+        if not isinstance(gid, str):
+            return
+        lg = self.games.get(gid)
+        if lg is None:
+            return  # not held here: it is loaded from the database when needed
+        kind = event.get("kind")
+        if kind == "actions":
+            async with lg.lock:
+                start = int(event.get("from", -1))
+                if start == lg.ply:
+                    try:
+                        lg.apply_entries([(int(p), a, str(t)) for p, a, t in event["entries"]])
+                    except (ArenaError, TypeError, ValueError, KeyError):
+                        await self._catch_up(lg)
+                elif start > lg.ply:
+                    await self._catch_up(lg)
+            self.broadcast(lg)
+        elif kind == "rematch" and isinstance(event.get("rematch"), str):
+            lg.rematch = event["rematch"]
+            self._announce_rematch(lg)
+
+    # -- bots ---------------------------------------------------------------------------------
+
+    def schedule_bots(self, lg: LiveGame) -> None:
+        for seat in lg.bots_to_move():
+            key = (lg.id, seat)
+            task = self._bot_tasks.get(key)
+            if task is None or task.done():
+                self._bot_tasks[key] = asyncio.create_task(self._bot_move(lg, seat))
+
+    async def _bot_move(self, lg: LiveGame, seat: int) -> None:
+        key = (lg.id, seat)
+        loop = asyncio.get_running_loop()
+        t0 = loop.time()
+        try:
+            ply = lg.ply
+            text = await self._bot_choice(lg, seat, ply)
+            wait = self.bot_delay - (loop.time() - t0)
+            if wait > 0:
+                await asyncio.sleep(wait)
+            if lg.ply != ply or seat not in lg.bots_to_move():
+                return
+            try:
+                await self.act(lg, seat, ply, text)
+            except ActionRefused as exc:
+                if exc.code in ("stale", "game_over", "not_your_turn"):
+                    return
+                log.error("game %s: bot %s chose %r: %s", lg.id, seat, text, exc.message)
+                legal = lg.game.legal_actions(lg.state, seat)
+                if not legal:
+                    return
+                choice = random.Random(f"{lg.seed}:{ply}").choice(list(legal))
+                await self.act(lg, seat, ply, lg.game.format_action(choice))
+        except asyncio.CancelledError:
+            raise
+        except ActionRefused:
+            pass
+        except Exception:
+            log.exception("game %s: bot for seat %d failed", lg.id, seat)
+            return
+        finally:
+            if self._bot_tasks.get(key) is asyncio.current_task():
+                del self._bot_tasks[key]
+        self.schedule_bots(lg)
+
+    async def _bot_choice(self, lg: LiveGame, seat: int, ply: int) -> str:
+        game = lg.game
+        state = lg.state
+        if lg.spec.hidden_information:
+            # The bot sees a world consistent with its own view, never the true one.
+            state = game.determinize(state, seat, random.Random(f"det:{lg.seed}:{seat}:{ply}"))
+        agent = lg.seats[seat].agent or "random"
+        digest = hashlib.sha256(f"bot:{lg.seed}:{seat}:{ply}".encode()).digest()
+        seed = int.from_bytes(digest[:4], "big")
+        try:
+            return await self.bots.think(
+                lg.spec.id, lg.row.params, game.dump_state(state), seat, agent, seed
+            )
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("game %s: agent %s failed; playing a random move", lg.id, agent)
+            legal = list(game.legal_actions(lg.state, seat))
+            return str(game.format_action(random.Random(seed).choice(legal)))
+
+    # -- clients ------------------------------------------------------------------------------
+
+    def attach(self, lg: LiveGame, client: Client) -> None:
+        client.game = lg
+        self.clients.setdefault(lg.id, set()).add(client)
+
+    def detach(self, client: Client) -> None:
+        if client.game is not None:
+            clients = self.clients.get(client.game.id)
+            if clients is not None:
+                clients.discard(client)
+                if not clients:
+                    del self.clients[client.game.id]

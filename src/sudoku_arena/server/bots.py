@@ -1,0 +1,78 @@
+"""Bots think in worker processes, so a slow search never holds up other games.
+
+The server hands a worker the game (id and parameters), the state as the bot may see
+it (already determinised for games with hidden information: the worker never gets the
+true state) in the game's JSON dump, the seat, the agent name and a seed. The worker
+builds the agent with :func:`sudoku_arena.ai.make_agent` and returns the action's
+notation. The agent's seed comes from the game's seed, the seat and the ply, so a
+restarted server has its bots play exactly as before.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import multiprocessing
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from functools import lru_cache
+from typing import Any
+
+from sudoku_arena.core.types import JsonDict
+
+
+@lru_cache(maxsize=64)
+def _game(game_id: str, params_json: str) -> Any:
+    from sudoku_arena.core.registry import load
+
+    return load(game_id, **json.loads(params_json))
+
+
+def think(game_id: str, params_json: str, state: JsonDict, seat: int, agent: str, seed: int) -> str:
+    """Pick the bot's action (runs in a worker); returns its notation."""
+    from sudoku_arena.ai import make_agent
+
+    game = _game(game_id, params_json)
+    s = game.load_state(state)
+    bot = make_agent(agent, game, seed=seed)
+    return str(game.format_action(bot.act(game, s, seat)))
+
+
+def _warm() -> bool:
+    import sudoku_arena.ai
+    import sudoku_arena.core.registry  # noqa: F401
+
+    return True
+
+
+class BotRunner:
+    """A pool of bot workers: processes (``workers`` > 0) or threads (``workers`` = 0)."""
+
+    def __init__(self, workers: int = 1) -> None:
+        self.workers = workers
+        self._pool: Executor | None = None
+
+    def start(self) -> None:
+        if self._pool is not None:
+            return
+        if self.workers > 0:
+            ctx = multiprocessing.get_context("spawn")
+            self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx)
+            self._pool.submit(_warm)
+        else:
+            self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="arena-bot")
+
+    def stop(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+    async def think(
+        self, game_id: str, params: JsonDict, state: JsonDict, seat: int, agent: str, seed: int
+    ) -> str:
+        self.start()
+        assert self._pool is not None
+        loop = asyncio.get_running_loop()
+        params_json = json.dumps(params, sort_keys=True)
+        return await loop.run_in_executor(
+            self._pool, think, game_id, params_json, state, seat, agent, seed
+        )

@@ -1,0 +1,87 @@
+"""Fan-out between server processes that share one database, over Redis pub/sub.
+
+Every process publishes what it committed (new log entries of a game, a rematch) on one
+channel; every other process applies the entries to its copy of the game, if it holds
+one, and pushes the new position to its own connections. A process that sees a gap
+(missed messages) reloads the game from the database, so Redis is only a fast path:
+the database stays the truth.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import uuid
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from sudoku_arena.core.types import JsonDict
+
+log = logging.getLogger("sudoku_arena.server")
+
+Handler = Callable[[JsonDict], Awaitable[None]]
+
+
+class RedisFanout:
+    """Publish and receive game events on a Redis channel."""
+
+    def __init__(self, url: str, channel: str = "sudoku-arena") -> None:
+        self.url = url
+        self.channel = channel
+        self.origin = uuid.uuid4().hex
+        self._redis: Any = None
+        self._task: asyncio.Task[None] | None = None
+        self._ready = asyncio.Event()
+
+    async def start(self, handler: Handler) -> None:
+        import redis.asyncio as aioredis
+
+        self._redis = aioredis.from_url(self.url)
+        self._task = asyncio.create_task(self._listen(handler))
+        await asyncio.wait_for(self._ready.wait(), timeout=10)
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+            self._task = None
+        if self._redis is not None:
+            await self._redis.aclose()
+            self._redis = None
+
+    async def publish(self, event: JsonDict) -> None:
+        if self._redis is None:
+            return
+        data = json.dumps({**event, "origin": self.origin}, separators=(",", ":"))
+        try:
+            await self._redis.publish(self.channel, data)
+        except Exception as exc:  # the database still has it; others catch up on reload
+            log.warning("fan-out: publish failed: %s", exc)
+
+    async def _listen(self, handler: Handler) -> None:
+        while True:
+            try:
+                pubsub = self._redis.pubsub()
+                await pubsub.subscribe(self.channel)
+                self._ready.set()
+                async for message in pubsub.listen():
+                    if message.get("type") != "message":
+                        continue
+                    try:
+                        event = json.loads(message["data"])
+                    except (TypeError, ValueError):
+                        continue
+                    if event.get("origin") == self.origin:
+                        continue
+                    try:
+                        await handler(event)
+                    except Exception:
+                        log.exception("fan-out: handling %s failed", event.get("kind"))
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.warning("fan-out: connection lost (%s); reconnecting", exc)
+                await asyncio.sleep(0.5)

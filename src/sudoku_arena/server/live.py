@@ -1,0 +1,355 @@
+"""One game held in memory by the server: its committed states, log and messages.
+
+A :class:`LiveGame` holds only what is committed to storage. An action is first checked
+and applied on the side (:meth:`LiveGame.prepare`, which changes nothing), written to
+storage, and only then added (:meth:`LiveGame.commit`); so whatever the server shows
+anybody, at any moment, is on disk.
+
+Chance is sampled from a generator seeded by ``(seed, ply)``: a game rebuilt after a
+restart draws exactly what it would have drawn without the restart, and the seed never
+leaves the server while the game goes on.
+
+What observers receive is built here and only from the game's ``view`` (and SVG drawn
+from that view), plus the log. In games with hidden information a chance outcome in the
+log is shown to an observer only when his own view tells it apart from every other
+possible outcome (a tile a player drew is shown to him, ``draw ?`` to everybody else).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import json
+import random
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+from sudoku_arena.core.errors import ArenaError, IllegalActionError
+from sudoku_arena.core.match import RECORD_FORMAT, LogEntry, sample_chance
+from sudoku_arena.core.record import Record, replay
+from sudoku_arena.core.types import JsonDict, Outcome
+from sudoku_arena.server.storage import GameRow, SeatRow
+
+#: Largest number of (ply, observer) messages kept per game.
+_CACHE = 16
+
+
+class ActionRefused(Exception):
+    """An action the server will not take; ``code`` is machine-readable."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+def chance_rng(seed: int, ply: int) -> random.Random:
+    """The generator deciding the chance node at ``ply`` (string seeds hash stably)."""
+    return random.Random(f"arena:{seed}:{ply}")
+
+
+def resolve_chance(game: Any, state: Any, seed: int, ply: int) -> tuple[list[LogEntry], list[Any]]:
+    """Resolve every chance node due at ``state`` (the next action being ``ply``)."""
+    entries: list[LogEntry] = []
+    states: list[Any] = []
+    while game.to_move(state).is_chance:
+        a = sample_chance(game, state, chance_rng(seed, ply))
+        state = game.apply(state, a, None)
+        entries.append(LogEntry(ply, None, game.format_action(a)))
+        states.append(state)
+        ply += 1
+    return entries, states
+
+
+@dataclass(slots=True)
+class Pending:
+    """An accepted action not yet committed: the entries and states it adds."""
+
+    entries: list[LogEntry]
+    states: list[Any]
+    outcome: Outcome | None
+
+
+class LiveGame:
+    """A game's committed history and the messages observers get about it."""
+
+    def __init__(self, row: GameRow) -> None:
+        self.id = row.id
+        self.row = row
+        self.seats: list[SeatRow] = sorted(row.seats, key=lambda s: s.seat)
+        record = Record(
+            format=RECORD_FORMAT,
+            game=row.game,
+            game_version=row.game_version,
+            params=dict(row.params),
+            seed=row.seed,
+            players=tuple(row.players),
+            actions=tuple(LogEntry(p, a, t) for p, a, t in row.actions),
+            outcome=None if row.outcome is None else Outcome.from_json(row.outcome),
+        )
+        # The log is the truth: replay it (this also checks every stored action).
+        game, states = replay(record)
+        self.game: Any = game
+        self.spec = game.spec
+        self.seed = row.seed
+        self.states: list[Any] = states
+        self.log: list[LogEntry] = list(record.actions)
+        self.status = row.status
+        self.outcome: JsonDict | None = row.outcome
+        self.rematch: str | None = row.rematch
+        self._views: OrderedDict[tuple[int, int | None], JsonDict] = OrderedDict()
+        self._svgs: OrderedDict[tuple[int, str], str] = OrderedDict()
+        self._msgs: OrderedDict[tuple[int, int | None, int], str] = OrderedDict()
+        self._visible: dict[tuple[int, int | None], str | None] = {}
+        #: Held while an action on this game is checked and stored (one at a time).
+        self.lock = asyncio.Lock()
+
+    # -- reading --------------------------------------------------------------------------
+
+    @property
+    def ply(self) -> int:
+        return len(self.log)
+
+    @property
+    def state(self) -> Any:
+        return self.states[-1]
+
+    @property
+    def num_players(self) -> int:
+        return int(self.game.num_players)
+
+    @property
+    def over(self) -> bool:
+        return self.status == "finished"
+
+    def to_move(self) -> list[int]:
+        return list(self.game.to_move(self.state).players)
+
+    def seat_for_token(self, token: str) -> int | None:
+        """The seat whose secret ``token`` is, or ``None`` (constant-time comparison)."""
+        h = hash_token(token)
+        found = None
+        for s in self.seats:
+            if s.token_hash is not None and hmac.compare_digest(s.token_hash, h):
+                found = s.seat
+        return found
+
+    def bots_to_move(self) -> list[int]:
+        if self.over:
+            return []
+        return [p for p in self.to_move() if self.seats[p].kind == "bot"]
+
+    def info(self) -> JsonDict:
+        """Public facts about the game (no seed, no tokens)."""
+        return {
+            "id": self.id,
+            "game": self.spec.id,
+            "name": self.spec.name,
+            "version": self.row.game_version,
+            "params": self.row.params,
+            "mode": self.row.mode,
+            "seats": [
+                {"seat": s.seat, "kind": s.kind, "agent": s.agent, "name": s.name}
+                for s in self.seats
+            ],
+            "hidden_information": self.spec.hidden_information,
+            "simultaneous": self.spec.simultaneous,
+            "status": self.status,
+            "ply": self.ply,
+            "outcome": self.outcome,
+            "rematch": self.rematch,
+            "rematch_of": self.row.rematch_of,
+            "created": self.row.created,
+        }
+
+    # -- acting -----------------------------------------------------------------------------
+
+    def check_ply(self, seat: int, ply: int) -> None:
+        """Refuse an action made at ``ply`` unless nothing the seat had not seen happened.
+
+        The ply must be the current one; in a simultaneous phase an older ply is fine as
+        long as only other seats have acted since and the seat is still to move (their
+        actions do not change what this seat may do; the engine checks anyway).
+        """
+        if ply == self.ply:
+            return
+        if 0 <= ply < self.ply and seat in self.game.to_move(self.states[ply]).players:
+            since = self.log[ply:]
+            if all(e.actor is not None and e.actor != seat for e in since) and all(
+                seat in self.game.to_move(s).players for s in self.states[ply:]
+            ):
+                return
+        raise ActionRefused(
+            "stale",
+            f"your move was made at ply {ply} but the game is at ply {self.ply}; "
+            "here is the current position",
+        )
+
+    def prepare(self, seat: int, ply: int, action: str) -> Pending:
+        """Check ``action`` by ``seat`` made at ``ply``; return what it would add.
+
+        Changes nothing. Raises :class:`ActionRefused` with a clear message.
+        """
+        if self.over:
+            raise ActionRefused("game_over", "the game is over")
+        if not 0 <= seat < self.num_players:
+            raise ActionRefused("bad_seat", f"there is no seat {seat}")
+        self.check_ply(seat, ply)
+        tm = self.game.to_move(self.state)
+        if seat not in tm.players:
+            waiting = ", ".join(self.seats[p].name for p in tm.players) or "nobody"
+            raise ActionRefused("not_your_turn", f"it is not your turn (to move: {waiting})")
+        game = self.game
+        try:
+            a = game.parse_action(action)
+            text = game.format_action(a)
+            state = game.apply(self.state, a, seat)
+        except IllegalActionError as exc:
+            raise ActionRefused("illegal", str(exc)) from None
+        except ArenaError as exc:
+            raise ActionRefused("notation", str(exc)) from None
+        entries = [LogEntry(self.ply, seat, text)]
+        more, states = resolve_chance(game, state, self.seed, self.ply + 1)
+        entries.extend(more)
+        all_states = [state, *states]
+        out = game.outcome(all_states[-1])
+        return Pending(entries, all_states, out)
+
+    def commit(self, pending: Pending) -> None:
+        """Add a written ``pending`` to the history."""
+        self.log.extend(pending.entries)
+        self.states.extend(pending.states)
+        if pending.outcome is not None:
+            self.status = "finished"
+            self.outcome = pending.outcome.to_json()
+
+    def apply_entries(self, entries: list[tuple[int, int | None, str]]) -> None:
+        """Add entries committed elsewhere (another server process); checks each one."""
+        game = self.game
+        states: list[Any] = []
+        log: list[LogEntry] = []
+        state = self.state
+        for ply, actor, text in entries:
+            if ply != self.ply + len(log):
+                raise ArenaError(f"entry for ply {ply} does not follow ply {self.ply + len(log)}")
+            state = game.apply(state, game.parse_action(text), actor)
+            states.append(state)
+            log.append(LogEntry(ply, actor, text))
+        self.log.extend(log)
+        self.states.extend(states)
+        out = game.outcome(self.state)
+        if out is not None:
+            self.status = "finished"
+            self.outcome = out.to_json()
+
+    # -- what observers see --------------------------------------------------------------------
+
+    def view(self, observer: int | None) -> JsonDict:
+        key = (self.ply, observer)
+        v = self._views.get(key)
+        if v is None:
+            v = self.game.view(self.state, observer)
+            self._views[key] = v
+            if len(self._views) > _CACHE:
+                self._views.popitem(last=False)
+        return v
+
+    def svg(self, observer: int | None) -> str:
+        """The board for ``observer``, drawn from his view.
+
+        Games without hidden information draw the same board for every observer whose
+        view is the same apart from the ``observer`` field, so it is drawn once per
+        position and shared (renderers must not depend on ``observer`` there).
+        """
+        v = self.view(observer)
+        if self.spec.hidden_information:
+            key = (self.ply, f"o{observer}")
+        else:
+            key = (self.ply, json.dumps({**v, "observer": None}, sort_keys=True))
+        svg = self._svgs.get(key)
+        if svg is None:
+            svg = self.game.render_svg(v)
+            self._svgs[key] = svg
+            if len(self._svgs) > _CACHE:
+                self._svgs.popitem(last=False)
+        return svg
+
+    def entry_text(self, index: int, observer: int | None) -> str | None:
+        """The log entry ``index`` as ``observer`` may read it (``None``: hidden)."""
+        entry = self.log[index]
+        if entry.actor is not None or not self.spec.hidden_information or self.over:
+            return entry.action
+        key = (index, observer)
+        if key in self._visible:
+            return self._visible[key]
+        game = self.game
+        before = self.states[index]
+        mine = _canon(game.view(self.states[index + 1], observer))
+        shown: str | None = entry.action
+        for a, _p in game.chance_outcomes(before):
+            if game.format_action(a) == entry.action:
+                continue
+            if _canon(game.view(game.apply(before, a, None), observer)) == mine:
+                shown = None  # the observer cannot tell this outcome from another
+                break
+        self._visible[key] = shown
+        return shown
+
+    def log_json(self, observer: int | None, start: int = 0) -> list[JsonDict]:
+        return [
+            {"ply": i, "actor": self.log[i].actor, "action": self.entry_text(i, observer)}
+            for i in range(start, self.ply)
+        ]
+
+    def state_message(self, observer: int | None, log_from: int = 0) -> str:
+        """The message pushing the current position to ``observer``.
+
+        One JSON object on the first line, then a newline and the SVG board (JSON never
+        contains a raw newline, so the first newline ends the header). The log holds
+        the entries from ``log_from`` on.
+        """
+        log_from = max(0, min(log_from, self.ply))
+        key = (self.ply, observer, log_from)
+        msg = self._msgs.get(key)
+        if msg is not None:
+            return msg
+        header = {
+            "type": "state",
+            "game_id": self.id,
+            "seat": observer,
+            "ply": self.ply,
+            "status": self.status,
+            "outcome": self.outcome,
+            "rematch": self.rematch,
+            "log_from": log_from,
+            "log": self.log_json(observer, log_from),
+            "view": self.view(observer),
+        }
+        msg = json.dumps(header, separators=(",", ":")) + "\n" + self.svg(observer)
+        self._msgs[key] = msg
+        if len(self._msgs) > _CACHE:
+            self._msgs.popitem(last=False)
+        return msg
+
+    def record_json(self) -> JsonDict:
+        """The full record (only ever given out once the game is over)."""
+        return Record(
+            format=RECORD_FORMAT,
+            game=self.spec.id,
+            game_version=self.row.game_version,
+            params=dict(self.row.params),
+            seed=self.seed,
+            players=tuple(self.row.players),
+            actions=tuple(self.log),
+            outcome=None if self.outcome is None else Outcome.from_json(self.outcome),
+        ).to_json()
+
+
+def _canon(view: JsonDict) -> str:
+    return json.dumps(view, sort_keys=True, separators=(",", ":"))

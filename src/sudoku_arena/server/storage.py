@@ -1,0 +1,476 @@
+"""Durable storage of games with SQLAlchemy 2: one schema for SQLite and PostgreSQL.
+
+Three tables: ``games`` (what was set up: game id, resolved parameters, seed, seats,
+status, outcome), ``seats`` (who sits where, with the SHA-256 of each seat's secret
+token, never the token itself) and ``actions`` (the log: one row per ply, chance
+outcomes included, keyed by ``(game_id, ply)``). A game is rebuilt by replaying its
+actions (:func:`sudoku_arena.core.record.replay`), so the log is the only truth.
+
+Writes go through :class:`Storage.submit`, which hands them to one writer thread. The
+thread takes everything queued since its last commit and writes it in one transaction
+(group commit): under load a single fsync acknowledges many moves, while a lone move
+is committed at once. A future resolves only after the commit returned, so nobody is
+told about a move that is not on disk. A write whose plies already exist (another
+server process was first) fails alone with :class:`ConflictError`; the rest of its
+batch is written normally.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    Column,
+    Connection,
+    Engine,
+    Float,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    event,
+    select,
+    update,
+)
+from sqlalchemy.exc import IntegrityError, OperationalError
+
+log = logging.getLogger("sudoku_arena.server")
+
+metadata = MetaData()
+
+games_table = Table(
+    "arena_games",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("game", String(64), nullable=False),
+    Column("game_version", String(32), nullable=False),
+    Column("params", Text, nullable=False),  # JSON object, resolved values
+    Column("seed", BigInteger, nullable=False),
+    Column("players", Text, nullable=False),  # JSON list of display names
+    Column("mode", String(16), nullable=False),  # "hotseat" or "invite"
+    Column("status", String(16), nullable=False, index=True),  # "active" or "finished"
+    Column("outcome", Text, nullable=True),  # JSON object once finished
+    Column("rematch", String(32), nullable=True),  # id of the rematch game, if any
+    Column("rematch_of", String(32), nullable=True),
+    Column("created", Float, nullable=False),
+    Column("updated", Float, nullable=False),
+)
+
+seats_table = Table(
+    "arena_seats",
+    metadata,
+    Column("game_id", String(32), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("kind", String(16), nullable=False),  # "human" or "bot"
+    Column("agent", String(64), nullable=True),  # bot agent name
+    Column("name", String(64), nullable=False),
+    Column("token_hash", String(64), nullable=True),  # sha256 hex of the seat token
+)
+
+actions_table = Table(
+    "arena_actions",
+    metadata,
+    Column("game_id", String(32), primary_key=True),
+    Column("ply", Integer, primary_key=True),
+    Column("actor", Integer, nullable=True),  # seat, NULL for chance
+    Column("action", String(200), nullable=False),
+    Column("at", Float, nullable=False),
+)
+
+
+class StorageError(Exception):
+    """The database refused or failed a write (the game is unchanged)."""
+
+
+class ConflictError(StorageError):
+    """Some of the plies written already exist: another process moved first."""
+
+
+# -- rows ------------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class SeatRow:
+    seat: int
+    kind: str
+    agent: str | None
+    name: str
+    token_hash: str | None
+
+
+@dataclass(slots=True)
+class GameRow:
+    id: str
+    game: str
+    game_version: str
+    params: dict[str, Any]
+    seed: int
+    players: list[str]
+    mode: str
+    status: str
+    outcome: dict[str, Any] | None
+    rematch: str | None
+    rematch_of: str | None
+    created: float
+    updated: float
+    seats: list[SeatRow] = field(default_factory=list)
+    actions: list[tuple[int, int | None, str]] = field(default_factory=list)
+
+
+# -- write operations ------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class CreateGame:
+    row: GameRow
+
+
+@dataclass(slots=True)
+class AppendActions:
+    game_id: str
+    entries: Sequence[tuple[int, int | None, str]]  # (ply, actor, action)
+    outcome: dict[str, Any] | None = None  # set when these actions end the game
+
+
+@dataclass(slots=True)
+class SetRematch:
+    game_id: str
+    rematch: str
+
+
+Op = CreateGame | AppendActions | SetRematch
+Done = Callable[[BaseException | None], None]
+
+
+def normalise_url(url: str) -> str:
+    """Accept ``postgresql://`` and ``postgres://`` URLs and use the psycopg 3 driver."""
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    return url
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for ``url``; SQLite files get WAL and fully synchronous commits."""
+    url = normalise_url(url)
+    if url.startswith("sqlite"):
+        engine = create_engine(
+            url, connect_args={"check_same_thread": False, "timeout": 30}, pool_size=8
+        )
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(dbapi_conn: Any, _record: Any) -> None:
+            cur = dbapi_conn.cursor()
+            cur.execute("PRAGMA journal_mode=WAL")
+            # FULL: the WAL is fsynced at every commit, so an acknowledged move survives
+            # a power cut, not only a crash of the process.
+            cur.execute("PRAGMA synchronous=FULL")
+            cur.execute("PRAGMA busy_timeout=30000")
+            cur.close()
+
+        return engine
+    return create_engine(url, pool_size=8, max_overflow=8, pool_pre_ping=True)
+
+
+class Storage:
+    """The games database: reads on demand, writes through one group-commit thread."""
+
+    def __init__(self, url: str, *, max_batch: int = 1000) -> None:
+        self.url = normalise_url(url)
+        self.engine = make_engine(self.url)
+        metadata.create_all(self.engine)
+        self._max_batch = max_batch
+        self._queue: queue.SimpleQueue[tuple[Op, Done] | None] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self.commits = 0  # transactions committed by the writer (for tests and stats)
+        self.written = 0  # operations written
+
+    # -- writer thread -------------------------------------------------------------------
+
+    def start(self) -> None:
+        if self._thread is None:
+            self._thread = threading.Thread(
+                target=self._writer, name="arena-storage-writer", daemon=True
+            )
+            self._thread.start()
+
+    def close(self) -> None:
+        """Write what is queued, stop the writer and release connections."""
+        if self._thread is not None:
+            self._queue.put(None)
+            self._thread.join()
+            self._thread = None
+        self.engine.dispose()
+
+    def submit(self, op: Op, done: Done) -> None:
+        """Queue ``op``; ``done(error)`` is called from the writer thread once committed
+        (``error`` is ``None``) or refused."""
+        if self._thread is None:
+            self.start()
+        self._queue.put((op, done))
+
+    async def write(self, op: Op) -> None:
+        """Queue ``op`` and wait until it is committed; raises ``StorageError``."""
+        loop = asyncio.get_running_loop()
+        fut: asyncio.Future[None] = loop.create_future()
+
+        def done(err: BaseException | None) -> None:
+            loop.call_soon_threadsafe(_settle, fut, err)
+
+        self.submit(op, done)
+        await fut
+
+    def write_sync(self, op: Op) -> None:
+        """Write ``op`` in its own transaction now (tools and tests)."""
+        with self.engine.begin() as conn:
+            self._apply(conn, op)
+
+    def _writer(self) -> None:
+        stop = False
+        while not stop:
+            item = self._queue.get()
+            if item is None:
+                break
+            batch = [item]
+            while len(batch) < self._max_batch:
+                try:
+                    nxt = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if nxt is None:
+                    stop = True
+                    break
+                batch.append(nxt)
+            self._write_batch(batch)
+
+    def _write_batch(self, batch: list[tuple[Op, Done]]) -> None:
+        for attempt in range(5):
+            try:
+                with self.engine.begin() as conn:
+                    self._apply_many(conn, [op for op, _ in batch])
+                self.commits += 1
+                self.written += len(batch)
+                for _, done in batch:
+                    done(None)
+                return
+            except IntegrityError:
+                break  # somebody's plies exist already: retry one by one below
+            except OperationalError as exc:  # locked or connection lost: retry
+                log.warning("storage: write failed (attempt %d): %s", attempt + 1, exc)
+                time.sleep(0.05 * (attempt + 1))
+            except Exception as exc:  # pragma: no cover - unexpected database error
+                log.exception("storage: write failed")
+                for _, done in batch:
+                    done(StorageError(f"storage failed: {type(exc).__name__}"))
+                return
+        else:
+            for _, done in batch:
+                done(StorageError("storage is unavailable"))
+            return
+        for op, done in batch:
+            try:
+                with self.engine.begin() as conn:
+                    self._apply(conn, op)
+                self.commits += 1
+                self.written += 1
+                done(None)
+            except IntegrityError:
+                done(ConflictError("those plies were already written"))
+            except Exception as exc:
+                log.exception("storage: write failed")
+                done(StorageError(f"storage failed: {type(exc).__name__}"))
+
+    def _apply_many(self, conn: Connection, ops: list[Op]) -> None:
+        """One transaction for a whole batch: action rows go in one multi-row insert."""
+        rows: list[dict[str, Any]] = []
+        now = time.time()
+        for op in ops:
+            if isinstance(op, AppendActions):
+                rows.extend(_action_rows(op, now))
+            else:
+                if rows:
+                    conn.execute(actions_table.insert(), rows)
+                    rows = []
+                self._apply(conn, op)
+        if rows:
+            conn.execute(actions_table.insert(), rows)
+        for op in ops:
+            if isinstance(op, AppendActions) and op.outcome is not None:
+                _finish(conn, op, now)
+
+    def _apply(self, conn: Connection, op: Op) -> None:
+        now = time.time()
+        if isinstance(op, CreateGame):
+            r = op.row
+            conn.execute(
+                games_table.insert(),
+                {
+                    "id": r.id,
+                    "game": r.game,
+                    "game_version": r.game_version,
+                    "params": json.dumps(r.params),
+                    "seed": r.seed,
+                    "players": json.dumps(r.players),
+                    "mode": r.mode,
+                    "status": r.status,
+                    "outcome": None if r.outcome is None else json.dumps(r.outcome),
+                    "rematch": r.rematch,
+                    "rematch_of": r.rematch_of,
+                    "created": r.created,
+                    "updated": r.updated,
+                },
+            )
+            conn.execute(
+                seats_table.insert(),
+                [
+                    {
+                        "game_id": r.id,
+                        "seat": s.seat,
+                        "kind": s.kind,
+                        "agent": s.agent,
+                        "name": s.name,
+                        "token_hash": s.token_hash,
+                    }
+                    for s in r.seats
+                ],
+            )
+            rows = [
+                {"game_id": r.id, "ply": p, "actor": a, "action": t, "at": now}
+                for p, a, t in r.actions
+            ]
+            if rows:
+                conn.execute(actions_table.insert(), rows)
+        elif isinstance(op, AppendActions):
+            rows = _action_rows(op, now)
+            if rows:
+                conn.execute(actions_table.insert(), rows)
+            if op.outcome is not None:
+                _finish(conn, op, now)
+        else:
+            conn.execute(
+                update(games_table)
+                .where(games_table.c.id == op.game_id)
+                .values(rematch=op.rematch, updated=now)
+            )
+
+    # -- reads (blocking: call from a thread) ------------------------------------------------
+
+    def load_game(self, game_id: str) -> GameRow | None:
+        """The game with its seats and actions, or ``None``."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(games_table).where(games_table.c.id == game_id)).first()
+            if row is None:
+                return None
+            g = _game_row(row._mapping)
+            for s in conn.execute(
+                select(seats_table)
+                .where(seats_table.c.game_id == game_id)
+                .order_by(seats_table.c.seat)
+            ):
+                m = s._mapping
+                g.seats.append(
+                    SeatRow(m["seat"], m["kind"], m["agent"], m["name"], m["token_hash"])
+                )
+            g.actions = [
+                (a.ply, a.actor, a.action)
+                for a in conn.execute(
+                    select(actions_table.c.ply, actions_table.c.actor, actions_table.c.action)
+                    .where(actions_table.c.game_id == game_id)
+                    .order_by(actions_table.c.ply)
+                )
+            ]
+            return g
+
+    def game_ids(self, status: str | None = None) -> list[str]:
+        """Ids of every game (with ``status``), oldest first."""
+        q = select(games_table.c.id).order_by(games_table.c.created)
+        if status is not None:
+            q = q.where(games_table.c.status == status)
+        with self.engine.connect() as conn:
+            return [r.id for r in conn.execute(q)]
+
+    def recent_games(self, limit: int = 20) -> list[GameRow]:
+        """The most recently changed games, without seats and actions."""
+        q = select(games_table).order_by(games_table.c.updated.desc()).limit(limit)
+        with self.engine.connect() as conn:
+            return [_game_row(r._mapping) for r in conn.execute(q)]
+
+    def actions_since(
+        self, game_id: str, ply: int
+    ) -> tuple[list[tuple[int, int | None, str]], str, dict[str, Any] | None, str | None]:
+        """Actions from ``ply`` on, with the game's status, outcome and rematch."""
+        with self.engine.connect() as conn:
+            g = conn.execute(
+                select(games_table.c.status, games_table.c.outcome, games_table.c.rematch).where(
+                    games_table.c.id == game_id
+                )
+            ).first()
+            rows = conn.execute(
+                select(actions_table.c.ply, actions_table.c.actor, actions_table.c.action)
+                .where(actions_table.c.game_id == game_id, actions_table.c.ply >= ply)
+                .order_by(actions_table.c.ply)
+            ).all()
+        if g is None:
+            return [], "missing", None, None
+        outcome = None if g.outcome is None else json.loads(g.outcome)
+        return [(r.ply, r.actor, r.action) for r in rows], g.status, outcome, g.rematch
+
+    def action_count(self, game_id: str) -> int:
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(actions_table.c.ply).where(actions_table.c.game_id == game_id)
+            ).all()
+            return len(rows)
+
+
+def _settle(fut: asyncio.Future[None], err: BaseException | None) -> None:
+    if fut.done():
+        return
+    if err is None:
+        fut.set_result(None)
+    else:
+        fut.set_exception(err)
+
+
+def _action_rows(op: AppendActions, now: float) -> list[dict[str, Any]]:
+    return [
+        {"game_id": op.game_id, "ply": p, "actor": a, "action": t, "at": now}
+        for p, a, t in op.entries
+    ]
+
+
+def _finish(conn: Connection, op: AppendActions, now: float) -> None:
+    conn.execute(
+        update(games_table)
+        .where(games_table.c.id == op.game_id)
+        .values(status="finished", outcome=json.dumps(op.outcome), updated=now)
+    )
+
+
+def _game_row(m: Any) -> GameRow:
+    return GameRow(
+        id=m["id"],
+        game=m["game"],
+        game_version=m["game_version"],
+        params=json.loads(m["params"]),
+        seed=int(m["seed"]),
+        players=json.loads(m["players"]),
+        mode=m["mode"],
+        status=m["status"],
+        outcome=None if m["outcome"] is None else json.loads(m["outcome"]),
+        rematch=m["rematch"],
+        rematch_of=m["rematch_of"],
+        created=float(m["created"]),
+        updated=float(m["updated"]),
+    )

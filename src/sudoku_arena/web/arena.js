@@ -1,0 +1,611 @@
+// Sudoku Arena: the one generic script for every game and page.
+//
+// Boards arrive as SVG drawn by the game's renderer. Clickable elements carry
+// data-action="<notation>" (clicking sends that action) or data-select="<key>"
+// (clicking selects key; elements with data-from="<key>" show only while key is
+// selected). Legal actions that have no element on the board become buttons.
+"use strict";
+
+(function () {
+  const $ = (id) => document.getElementById(id);
+  const el = (tag, attrs, ...kids) => {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (k === "class") e.className = v;
+      else if (k === "text") e.textContent = v;
+      else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+      else if (v !== null && v !== undefined && v !== false) e.setAttribute(k, v === true ? "" : v);
+    }
+    for (const kid of kids) if (kid !== null && kid !== undefined) e.append(kid);
+    return e;
+  };
+
+  async function api(path, options) {
+    const opts = Object.assign({ headers: {} }, options || {});
+    if (opts.json !== undefined) {
+      opts.method = opts.method || "POST";
+      opts.body = JSON.stringify(opts.json);
+      opts.headers["content-type"] = "application/json";
+      delete opts.json;
+    }
+    const resp = await fetch(path, opts);
+    let data = null;
+    try { data = await resp.json(); } catch (e) { data = null; }
+    if (!resp.ok) {
+      const msg = data && data.error ? data.error.message : `request failed (${resp.status})`;
+      throw new Error(msg);
+    }
+    return data;
+  }
+
+  function notice(text, kind) {
+    const n = $("notice");
+    if (!n) return;
+    n.textContent = text || "";
+    n.hidden = !text;
+    n.className = "notice " + (kind || "error");
+    clearTimeout(notice.timer);
+    if (text && kind === "info") notice.timer = setTimeout(() => { n.hidden = true; }, 4000);
+  }
+
+  function gameIdFromPath() {
+    const parts = location.pathname.split("/").filter(Boolean);
+    return decodeURIComponent(parts[parts.length - 1] || "");
+  }
+
+  function tokensFromHash() {
+    const m = /(?:^|[#&])t=([^&]*)/.exec(location.hash);
+    return m ? m[1].split(".").filter(Boolean) : [];
+  }
+
+  function playerLabel(seats, view, seat) {
+    const person = seats && seats[seat] ? seats[seat].name : `seat ${seat + 1}`;
+    const role = view && view.players && view.players[seat];
+    return role && role !== person ? `${person} (${role})` : person;
+  }
+
+  // -- home page ----------------------------------------------------------------------
+
+  async function home() {
+    let games = [];
+    try {
+      games = await api("/api/games");
+    } catch (e) {
+      $("games").textContent = "Could not load the games: " + e.message;
+      return;
+    }
+    const cards = $("games");
+    cards.textContent = "";
+    for (const g of games) {
+      const players = g.min_players === g.max_players ? `${g.min_players}` :
+        `${g.min_players}–${g.max_players}`;
+      const tags = [`${players} player${g.max_players > 1 ? "s" : ""}`];
+      if (g.chance) tags.push("dice/draws");
+      if (g.hidden_information) tags.push("hidden hands");
+      if (g.simultaneous) tags.push("simultaneous");
+      cards.append(el("article", { class: "card" },
+        el("h3", { text: g.name }),
+        el("p", { class: "muted small", text: tags.join(" · ") }),
+        el("p", { text: g.summary }),
+        el("div", { class: "buttons" },
+          el("button", { class: "primary", type: "button", text: "Play",
+            onclick: () => { selectGame(g.id); $("new-game").scrollIntoView({ behavior: "smooth" }); } }),
+          el("a", { class: "button", href: `/rules/${encodeURIComponent(g.id)}`, text: "Full rules" }))));
+    }
+    const sel = $("f-game");
+    for (const g of games) sel.append(el("option", { value: g.id, text: g.name }));
+    const byId = Object.fromEntries(games.map((g) => [g.id, g]));
+
+    function seatRow(g, i, previous) {
+      const kind = el("select", { "aria-label": `seat ${i + 1}`, class: "seat-kind", "data-seat": i });
+      kind.append(el("option", { value: "human", text: "Person" }));
+      for (const a of g.agents) kind.append(el("option", { value: "bot:" + a, text: `Bot: ${a}` }));
+      const preferred = g.agents.includes("normal") ? "bot:normal" :
+        g.agents.includes("greedy") ? "bot:greedy" : "bot:random";
+      kind.value = previous || (i === 0 ? "human" : preferred);
+      const name = el("input", { class: "seat-name", maxlength: "40", placeholder: `Player ${i + 1}`,
+        "aria-label": `name of seat ${i + 1}` });
+      const sync = () => { name.hidden = kind.value !== "human"; };
+      kind.addEventListener("change", sync);
+      sync();
+      return el("div", { class: "seat-row" }, el("span", { class: "seat-no", text: `${i + 1}.` }), kind, name);
+    }
+
+    function renderSeats() {
+      const g = byId[sel.value];
+      const n = parseInt($("f-players").value, 10);
+      const box = $("f-seats");
+      const prev = Array.from(box.querySelectorAll(".seat-kind")).map((s) => s.value);
+      box.textContent = "";
+      for (let i = 0; i < n; i++) box.append(seatRow(g, i, prev[i]));
+    }
+
+    function renderParams(g) {
+      const box = $("f-params");
+      box.textContent = "";
+      if (!g.params.length) box.append(el("p", { class: "muted small", text: "No options." }));
+      for (const p of g.params) {
+        let input;
+        if (p.kind === "bool") {
+          input = el("input", { type: "checkbox", "data-param": p.name, "data-kind": "bool" });
+          input.checked = !!p.default;
+        } else if (p.choices) {
+          input = el("select", { "data-param": p.name, "data-kind": p.kind });
+          for (const c of p.choices) input.append(el("option", { value: String(c), text: String(c) }));
+          input.value = String(p.default);
+        } else if (p.kind === "int") {
+          input = el("input", { type: "number", "data-param": p.name, "data-kind": "int",
+            min: p.minimum, max: p.maximum, value: p.default === null ? "" : String(p.default) });
+        } else {
+          input = el("input", { type: "text", "data-param": p.name, "data-kind": "str",
+            placeholder: p.generated ? "random" : "", value: p.default === null ? "" : String(p.default) });
+        }
+        box.append(el("label", { class: "row param" }, el("span", { text: p.name }), input,
+          el("span", { class: "muted small help", text: p.help })));
+      }
+    }
+
+    selectGame = function (id) {
+      const g = byId[id] || games[0];
+      if (!g) return;
+      sel.value = g.id;
+      $("f-summary").textContent = g.summary;
+      const ps = $("f-players");
+      ps.textContent = "";
+      for (let n = g.min_players; n <= g.max_players; n++) ps.append(el("option", { value: n, text: n }));
+      ps.value = String(Math.min(g.max_players, Math.max(g.min_players, 2)));
+      $("f-seats").textContent = "";
+      renderSeats();
+      renderParams(g);
+    };
+    sel.addEventListener("change", () => selectGame(sel.value));
+    $("f-players").addEventListener("change", renderSeats);
+    const wanted = new URLSearchParams(location.search).get("game");
+    selectGame(wanted && byId[wanted] ? wanted : games[0] && games[0].id);
+
+    $("new-form").addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      const err = $("f-error");
+      err.hidden = true;
+      const g = byId[sel.value];
+      const params = { players: parseInt($("f-players").value, 10) };
+      for (const input of $("f-params").querySelectorAll("[data-param]")) {
+        const kind = input.dataset.kind;
+        if (kind === "bool") params[input.dataset.param] = input.checked;
+        else if (input.value.trim() !== "") {
+          params[input.dataset.param] = kind === "int" ? parseInt(input.value, 10) : input.value.trim();
+        }
+      }
+      const seats = Array.from($("f-seats").querySelectorAll(".seat-row")).map((row) => {
+        const v = row.querySelector(".seat-kind").value;
+        if (v === "human") return { kind: "human", name: row.querySelector(".seat-name").value.trim() || null };
+        return { kind: "bot", agent: v.slice(4) };
+      });
+      const mode = document.querySelector("input[name=mode]:checked").value;
+      $("f-start").disabled = true;
+      try {
+        const made = await api("/api/matches", { json: { game: g.id, params, seats, mode } });
+        const humans = made.seats.filter((s) => s.token);
+        if (!humans.length) { location.href = made.watch_url; return; }
+        if (mode === "hotseat" || humans.length === 1) { location.href = made.hotseat_url; return; }
+        const invites = humans.slice(1).map((s) => ({ seat: s.seat, name: s.name, url: s.url }));
+        localStorage.setItem("arena:invites:" + made.id, JSON.stringify(invites));
+        location.href = humans[0].url;
+      } catch (e) {
+        err.textContent = e.message;
+        err.hidden = false;
+      } finally {
+        $("f-start").disabled = false;
+      }
+    });
+
+    try {
+      const recent = await api("/api/matches?limit=12");
+      const list = $("recent");
+      list.textContent = "";
+      if (!recent.length) list.append(el("li", { class: "muted", text: "No games yet." }));
+      const names = Object.fromEntries(games.map((g) => [g.id, g.name]));
+      for (const r of recent) {
+        const done = r.status === "finished";
+        list.append(el("li", {},
+          el("span", { text: `${names[r.game] || r.game}: ${r.players.join(" vs ")} ` }),
+          el("span", { class: "muted small", text: done ? "finished " : "in play " }),
+          el("a", { href: done ? `/replay/${r.id}` : `/play/${r.id}`, text: done ? "replay" : "watch" })));
+      }
+    } catch (e) {
+      $("recent").textContent = "";
+    }
+  }
+  let selectGame = () => {};
+
+  // -- board helpers --------------------------------------------------------------------
+
+  function showBoard(container, svg) {
+    container.innerHTML = svg;
+    const root = container.querySelector("svg");
+    if (root) {
+      root.removeAttribute("width");
+      root.removeAttribute("height");
+      root.setAttribute("preserveAspectRatio", "xMidYMid meet");
+    }
+    for (const f of container.querySelectorAll("[data-from]")) f.style.display = "none";
+    return root;
+  }
+
+  // -- play page ------------------------------------------------------------------------
+
+  function play() {
+    const gameId = gameIdFromPath();
+    const tokens = tokensFromHash();
+    const st = {
+      ws: null, info: null, seats: [], states: {}, shown: null, revealed: null, log: {},
+      nextId: 1, pending: null, retry: 0, closedForGood: false, selected: null,
+    };
+    $("watch-link").href = `/play/${gameId}`;
+    $("watch-link").textContent = `${location.origin}/play/${gameId}`;
+    $("replay-link").href = `/replay/${gameId}`;
+
+    try {
+      const invites = JSON.parse(localStorage.getItem("arena:invites:" + gameId) || "null");
+      if (invites && invites.length) {
+        const list = $("invite-list");
+        for (const inv of invites) {
+          const url = location.origin + inv.url;
+          const input = el("input", { readonly: true, value: url, "aria-label": `link for ${inv.name}` });
+          list.append(el("li", {}, el("span", { text: `${inv.name}: ` }), input,
+            el("button", { type: "button", text: "Copy", onclick: () => {
+              input.select();
+              if (navigator.clipboard) navigator.clipboard.writeText(url).catch(() => {});
+              else document.execCommand("copy");
+            } })));
+        }
+        $("invites").hidden = false;
+      }
+    } catch (e) { /* no invites kept */ }
+
+    function connect() {
+      const proto = location.protocol === "https:" ? "wss:" : "ws:";
+      const ws = new WebSocket(`${proto}//${location.host}/ws/${encodeURIComponent(gameId)}`);
+      st.ws = ws;
+      $("conn").textContent = "connecting…";
+      ws.onopen = () => {
+        st.retry = 0;
+        $("conn").textContent = "live";
+        $("conn").className = "conn ok";
+        ws.send(JSON.stringify({ type: "hello", tokens }));
+      };
+      ws.onmessage = (ev) => onMessage(ev.data);
+      ws.onclose = (ev) => {
+        $("conn").textContent = "reconnecting…";
+        $("conn").className = "conn bad";
+        st.pending = null;
+        if (ev.code === 4404) {
+          st.closedForGood = true;
+          $("conn").textContent = "no such game";
+          return;
+        }
+        const delay = Math.min(8000, 300 * 2 ** st.retry++);
+        setTimeout(connect, delay);
+      };
+    }
+
+    function onMessage(data) {
+      const cut = data.indexOf("\n");
+      const head = JSON.parse(cut < 0 ? data : data.slice(0, cut));
+      const svg = cut < 0 ? "" : data.slice(cut + 1);
+      switch (head.type) {
+        case "welcome":
+          st.info = head.game;
+          st.seats = head.seats;
+          $("title").textContent = head.game.name;
+          document.title = `${head.game.name} · Sudoku Arena`;
+          $("rules-link").href = `/rules/${head.game.game}`;
+          $("type-box").hidden = !st.seats.length;
+          break;
+        case "state": {
+          const key = head.seat === null ? "spectator" : String(head.seat);
+          const log = st.log[key] || [];
+          if (head.log_from !== log.length && head.log_from !== 0) {
+            st.ws.send(JSON.stringify({ type: "resync" }));
+            return;
+          }
+          st.log[key] = log.slice(0, head.log_from).concat(head.log);
+          st.states[key] = { head, svg };
+          st.info.status = head.status;
+          st.info.rematch = head.rematch;
+          render();
+          break;
+        }
+        case "ack":
+          st.pending = null;
+          notice("");
+          break;
+        case "error":
+          st.pending = null;
+          $("board").classList.remove("busy");
+          notice(head.message, "error");
+          break;
+        case "rematch":
+          st.info.rematch = head.rematch;
+          render();
+          break;
+        default:
+          break;
+      }
+    }
+
+    function chooseSeat() {
+      // Hot seat: show the seat to move (or the one shown before).
+      if (!st.seats.length) return "spectator";
+      const any = st.states[String(st.seats[0])];
+      const toMove = any ? any.head.view.to_move : [];
+      const mine = st.seats.filter((s) => toMove.includes(s));
+      if (mine.length && !mine.includes(st.shown)) return String(mine[0]);
+      if (st.shown !== null && st.states[String(st.shown)]) return String(st.shown);
+      return String(st.seats[0]);
+    }
+
+    function render() {
+      const key = chooseSeat();
+      const cur = st.states[key];
+      if (!cur) return;
+      const seat = key === "spectator" ? null : parseInt(key, 10);
+      const { head, svg } = cur;
+      const view = head.view;
+      const info = st.info;
+      const hidden = info.hidden_information && st.seats.length > 1;
+      if (seat !== st.shown) {
+        st.selected = null;
+        if (hidden && st.shown !== null && seat !== null) st.revealed = null;
+      }
+      st.shown = seat;
+
+      // Hot seat with secrets: cover the board until the right person looks.
+      const cover = $("cover");
+      if (hidden && seat !== null && st.revealed !== seat && !view.outcome) {
+        cover.hidden = false;
+        $("cover-text").textContent = `Pass the device to ${playerLabel(info.seats, view, seat)}.`;
+        $("cover-show").onclick = () => { st.revealed = seat; render(); };
+        $("board").textContent = "";
+        $("actions").textContent = "";
+      } else {
+        cover.hidden = true;
+        drawBoard(seat, view, svg, head.ply);
+      }
+
+      // Whose turn.
+      const status = $("status");
+      const toMove = view.to_move || [];
+      if (head.status === "finished" || view.outcome) {
+        status.textContent = "Game over";
+        status.className = "status over";
+      } else if (seat !== null && toMove.includes(seat)) {
+        status.textContent = st.seats.length > 1 ? `${playerLabel(info.seats, view, seat)}: your turn` : "Your turn";
+        status.className = "status mine";
+      } else if (toMove.length) {
+        status.textContent = "Waiting for " + toMove.map((s) => playerLabel(info.seats, view, s)).join(", ");
+        status.className = "status wait";
+      } else {
+        status.textContent = "…";
+        status.className = "status wait";
+      }
+
+      // Players and scores.
+      const players = $("players");
+      players.textContent = "";
+      (info.seats || []).forEach((s, i) => {
+        const score = view.scores ? view.scores[i] : null;
+        const me = st.seats.includes(i);
+        players.append(el("li", { class: (toMove.includes(i) ? "to-move " : "") + (me ? "me" : "") },
+          el("span", { class: "who", text: playerLabel(info.seats, view, i) + (me && st.seats.length === 1 ? " (you)" : "") }),
+          el("span", { class: "kind muted small", text: s.kind === "bot" ? " bot" : "" }),
+          score === null || score === undefined ? null : el("span", { class: "score", text: String(score) })));
+      });
+
+      // Move log.
+      const logEl = $("log");
+      const entries = st.log[key] || [];
+      logEl.textContent = "";
+      for (const e of entries) {
+        const who = e.actor === null ? "chance" : playerLabel(info.seats, view, e.actor);
+        logEl.append(el("li", { class: e.actor === null ? "chance" : "" },
+          el("span", { class: "who", text: who + ": " }),
+          el("code", { text: e.action === null ? "(hidden)" : e.action })));
+      }
+      logEl.scrollTop = logEl.scrollHeight;
+
+      // Result.
+      const result = $("result");
+      if (view.outcome) {
+        result.hidden = false;
+        const w = view.outcome.winners || [];
+        const mineWon = w.some((x) => st.seats.includes(x));
+        let title;
+        if (!w.length) title = "Draw";
+        else if (st.seats.length === 1) title = mineWon ? "You won!" : "You lost";
+        else title = w.map((x) => playerLabel(info.seats, view, x)).join(" and ") + (w.length > 1 ? " win" : " wins");
+        $("result-title").textContent = title;
+        const scores = (view.outcome.scores || []).map((s, i) => `${playerLabel(info.seats, view, i)} ${s}`).join(", ");
+        $("result-reason").textContent = `${view.outcome.reason}. ${scores}`;
+        const rm = $("rematch");
+        if (st.seats.length) {
+          rm.hidden = false;
+          rm.textContent = info.rematch ? "Join the rematch" : "Rematch";
+          rm.onclick = rematch;
+        } else if (info.rematch) {
+          rm.hidden = false;
+          rm.textContent = "Watch the rematch";
+          rm.onclick = () => { location.href = `/play/${info.rematch}`; };
+        } else {
+          rm.hidden = true;
+        }
+      } else {
+        result.hidden = true;
+      }
+    }
+
+    function drawBoard(seat, view, svg, ply) {
+      const board = $("board");
+      const root = showBoard(board, svg);
+      const legal = view.legal || [];
+      const canAct = seat !== null && st.seats.includes(seat) && (view.to_move || []).includes(seat) && !view.outcome;
+      board.classList.toggle("my-turn", canAct);
+      board.classList.remove("busy");
+      const onBoard = new Set();
+      if (root) {
+        for (const t of root.querySelectorAll("[data-action]")) {
+          const action = t.getAttribute("data-action");
+          onBoard.add(action);
+          if (canAct && legal.includes(action)) {
+            t.classList.add("live");
+            t.setAttribute("tabindex", "0");
+            t.setAttribute("role", "button");
+            const go = (ev) => { ev.stopPropagation(); send(seat, ply, action); };
+            t.addEventListener("click", go);
+            t.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") go(ev); });
+          }
+        }
+        for (const t of root.querySelectorAll("[data-select]")) {
+          const key = t.getAttribute("data-select");
+          if (!canAct) continue;
+          t.classList.add("live");
+          t.addEventListener("click", (ev) => {
+            ev.stopPropagation();
+            st.selected = st.selected === key ? null : key;
+            applySelection(root);
+          });
+        }
+        applySelection(root);
+      }
+      const actions = $("actions");
+      actions.textContent = "";
+      if (canAct) {
+        const off = legal.filter((a) => !onBoard.has(a));
+        for (const a of off.slice(0, 80)) {
+          actions.append(el("button", { type: "button", class: "action", "data-offboard": a, text: a,
+            onclick: () => send(seat, ply, a) }));
+        }
+        if (off.length > 80) actions.append(el("span", { class: "muted small", text: ` … ${off.length - 80} more: type a move below` }));
+      }
+      const form = $("type-form");
+      form.onsubmit = (ev) => {
+        ev.preventDefault();
+        const text = $("type-input").value.trim();
+        if (text && canAct) send(seat, ply, text);
+        $("type-input").value = "";
+      };
+    }
+
+    function applySelection(root) {
+      for (const f of root.querySelectorAll("[data-from]")) {
+        f.style.display = f.getAttribute("data-from") === st.selected ? "" : "none";
+      }
+      for (const s of root.querySelectorAll("[data-select]")) {
+        s.classList.toggle("selected", s.getAttribute("data-select") === st.selected);
+      }
+    }
+
+    function send(seat, ply, action) {
+      if (st.pending || !st.ws || st.ws.readyState !== WebSocket.OPEN) return;
+      const id = st.nextId++;
+      st.pending = id;
+      $("board").classList.add("busy");
+      st.ws.send(JSON.stringify({ type: "act", seat, ply, action, id }));
+      setTimeout(() => { if (st.pending === id) st.pending = null; }, 5000);
+    }
+
+    async function rematch() {
+      try {
+        const made = await api(`/api/matches/${gameId}/rematch`, { json: { tokens } });
+        location.href = made.url;
+        if (location.pathname === `/play/${made.id}`) location.reload();
+      } catch (e) {
+        notice(e.message, "error");
+      }
+    }
+
+    $("cover").hidden = true;
+    connect();
+  }
+
+  // -- replay page ----------------------------------------------------------------------
+
+  async function replay() {
+    const gameId = gameIdFromPath();
+    let info;
+    let record;
+    try {
+      info = await api(`/api/matches/${gameId}`);
+      record = await api(`/api/matches/${gameId}/record`);
+    } catch (e) {
+      $("status").textContent = e.message;
+      return;
+    }
+    $("title").textContent = `${info.name}: replay`;
+    document.title = `${info.name} replay · Sudoku Arena`;
+    const total = record.actions.length;
+    const slider = $("r-slider");
+    slider.max = String(total);
+    $("r-record").href = `/api/matches/${gameId}/record`;
+    const seats = info.seats;
+    const out = record.outcome;
+    if (out) {
+      const w = out.winners.map((i) => seats[i].name).join(" and ");
+      $("r-result").textContent = `${w ? w + (out.winners.length > 1 ? " win" : " wins") : "Draw"}: ${out.reason}. Scores ${out.scores.join(" – ")}.`;
+    }
+    const logEl = $("log");
+    record.actions.forEach((a, i) => {
+      const who = a.actor === "chance" ? "chance" : seats[a.actor].name;
+      logEl.append(el("li", { "data-ply": i + 1, class: a.actor === "chance" ? "chance" : "",
+        onclick: () => go(i + 1) }, el("span", { class: "who", text: who + ": " }), el("code", { text: a.action })));
+    });
+    const cache = new Map();
+    let ply = 0;
+    let timer = null;
+    async function frame(p) {
+      if (!cache.has(p)) cache.set(p, api(`/api/matches/${gameId}/replay/${p}`));
+      return cache.get(p);
+    }
+    async function go(p) {
+      p = Math.max(0, Math.min(total, p));
+      ply = p;
+      slider.value = String(p);
+      try {
+        const f = await frame(p);
+        if (ply !== p) return;
+        showBoard($("board"), f.svg);
+        $("status").textContent = p === 0 ? `Start (0 / ${total})` :
+          `Ply ${p} / ${total}: ${f.actor === null ? "chance" : seats[f.actor].name} ${f.action}`;
+        for (const li of logEl.children) li.classList.toggle("current", li.dataset.ply === String(p));
+        const cur = logEl.querySelector(".current");
+        if (cur) cur.scrollIntoView({ block: "nearest" });
+        if (p < total) frame(p + 1);
+      } catch (e) {
+        notice(e.message, "error");
+      }
+    }
+    function stop() { clearInterval(timer); timer = null; $("r-play").textContent = "▶ Play"; }
+    $("r-first").onclick = () => { stop(); go(0); };
+    $("r-prev").onclick = () => { stop(); go(ply - 1); };
+    $("r-next").onclick = () => { stop(); go(ply + 1); };
+    $("r-last").onclick = () => { stop(); go(total); };
+    slider.oninput = () => { stop(); go(parseInt(slider.value, 10)); };
+    $("r-play").onclick = () => {
+      if (timer) { stop(); return; }
+      if (ply >= total) go(0);
+      $("r-play").textContent = "⏸ Pause";
+      timer = setInterval(() => { if (ply >= total) stop(); else go(ply + 1); },
+        parseInt($("r-speed").value, 10));
+    };
+    document.addEventListener("keydown", (ev) => {
+      if (ev.key === "ArrowLeft") { stop(); go(ply - 1); }
+      if (ev.key === "ArrowRight") { stop(); go(ply + 1); }
+    });
+    go(0);
+  }
+
+  const page = document.body.dataset.page;
+  if (page === "home") home();
+  else if (page === "play") play();
+  else if (page === "replay") replay();
+})();
