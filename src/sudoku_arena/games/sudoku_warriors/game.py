@@ -495,9 +495,10 @@ class SudokuWarriors(BaseGame[SWState, int]):
         scores = tuple(float(c) for c in self.provinces(s))
         names = " and ".join(self.symbols[w] for w in s.winners)
         verb = "wins" if len(s.winners) == 1 else "share the win"
-        return Outcome(
-            winners=s.winners, scores=scores, reason=f"{names} {verb}: {END_REASONS[s.end]}"
-        )
+        why = END_REASONS[s.end]
+        if s.end == "target":
+            why = f"{self.target} provinces, the target (SW-13)"
+        return Outcome(winners=s.winners, scores=scores, reason=f"{names} {verb}: {why}")
 
     def returns(self, s: SWState) -> tuple[float, ...]:
         n = self._num_players
