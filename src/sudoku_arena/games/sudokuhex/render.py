@@ -94,11 +94,11 @@ def render_text(view: JsonDict, *, color: bool = False) -> str:
             elif name == last:
                 text, key = f"({v})", "last"
             else:
-                text, key = f" {v} ", ""
+                text, key = f" {v}", ""
         elif name in legal:
             text, key = f"{name}+", "legal"
         else:
-            text, key = f"{name} ", "dim"
+            text, key = name, "dim"
         rows.setdefault(r, []).append(((2 * q + r - _X_MIN) * 2, text, key))
     lines: list[str] = []
     for r in range(_R_MIN, _R_MAX + 1):
@@ -154,7 +154,8 @@ def render_svg(view: JsonDict) -> str:
     board_w = (_X_MAX - _X_MIN) * half_w + 2 * half_w
     board_h = (_R_MAX - _R_MIN) * 1.5 * _R + 2 * _R
     width = _PAD * 3 + board_w + _PANEL
-    height = max(_PAD * 2 + board_h, 470.0)
+    panel, panel_bottom = _panel(view, _PAD * 2 + board_w, _PAD)
+    height = max(_PAD * 2 + board_h, panel_bottom + _PAD)
     board = view["board"]
     starts = set(view["start"])
     legal = set(view["legal"])
@@ -224,12 +225,13 @@ def render_svg(view: JsonDict) -> str:
                 f'style="cursor:pointer"><title>put your {view["hand"]} on {name}: '
                 f"{pts} point{'s' if pts != 1 else ''}</title></polygon>"
             )
-    out.extend(_panel(view, _PAD * 2 + board_w, _PAD))
+    out.extend(panel)
     out.append("</svg>")
     return "".join(out)
 
 
-def _panel(view: JsonDict, x0: float, y0: float) -> list[str]:
+def _panel(view: JsonDict, x0: float, y0: float) -> tuple[list[str], float]:
+    """The side panel's elements and the lowest y it draws at."""
     out: list[str] = []
     players = view["players"]
     lap = int(view["lap_length"])
@@ -323,7 +325,7 @@ def _panel(view: JsonDict, x0: float, y0: float) -> list[str]:
             f'<text x="{x0:.1f}" y="{y:.1f}" font-size="12" font-weight="{weight}">'
             f"{escape(part)}</text>"
         )
-    return out
+    return out, y + 6
 
 
 def _wrap(text: str, width: int) -> list[str]:
