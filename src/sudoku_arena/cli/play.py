@@ -34,10 +34,16 @@ def _show(match: Match, seat: int | None) -> None:
     console.print(Text.from_ansi(match.game.render_text(view, color=True)))
 
 
+def _seat_label(match: Match, seat: int) -> str:
+    """``circle (human)``: the game's name for the seat, then who plays it."""
+    names = match.game.view(match.state, None).get("players") or []
+    side = names[seat] if seat < len(names) else f"seat {seat}"
+    return f"{side} ({match.players[seat]})"
+
+
 def _describe(match: Match, entry: LogEntry) -> str:
-    who = "chance" if entry.actor is None else match.players[entry.actor]
-    seat = "" if entry.actor is None else f" (seat {entry.actor})"
-    return f"{who}{seat}: {entry.action}"
+    who = "chance" if entry.actor is None else _seat_label(match, entry.actor)
+    return f"{who}: {entry.action}"
 
 
 def _ask(prompt: str) -> str | None:
@@ -56,10 +62,10 @@ def _human_turn(match: Match, seat: int, bots: set[int], several_humans: bool) -
     start = match.ply
     hidden = match.game.spec.hidden_information
     if hidden and several_humans:
-        _ask(f"Pass the screen to {match.players[seat]} (seat {seat}) and press Enter ")
+        _ask(f"Pass the screen to {_seat_label(match, seat)} and press Enter ")
     _show(match, seat)
     while True:
-        line = _ask(f"{match.players[seat]} (seat {seat})> ")
+        line = _ask(f"{_seat_label(match, seat)}> ")
         if line is None or line.strip().lower() in {"quit", "exit", "q"}:
             return None
         cmd = line.strip()
