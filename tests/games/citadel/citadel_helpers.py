@@ -51,3 +51,14 @@ def setup_9x9(g: Citadel, claims: list[str] | None = None) -> CitadelState:
     claims = claims or ["c3", "g7", "e3", "e7", "g3", "c7"]
     moves += [f"claim {c}" for c in claims]
     return play(g, g.initial_state(), moves)
+
+
+#: The seed's example: blue b13-c13, then c13xd13 at strength 2 against 1.
+SEED_EXAMPLE = """
+    a b c d e f g
+15  . . . . . . .
+14  . . . . . . .
+13  . B . R r . .
+12  . . B . # # .
+11  . . . . # # .
+"""

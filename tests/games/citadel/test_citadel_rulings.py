@@ -18,6 +18,7 @@ from sudoku_arena.games.citadel.rules import NUM_ACTIONS
 sys.path.insert(0, str(Path(__file__).parent))
 from citadel_helpers import (
     NINE_BY_NINE_SITES,
+    SEED_EXAMPLE,
     cell,
     game,
     legal,
@@ -180,16 +181,6 @@ def test_ci_5_warrior_and_wall_strengths() -> None:
     # A block two rows up and one column over touches (d4-e4 under e5).
     near = g.geo.near_squares[g.geo.cell("d2")]
     assert g.geo.cell("e4") in near and g.geo.cell("f4") not in near
-
-
-SEED_EXAMPLE = """
-    a b c d e f g
-15  . . . . . . .
-14  . . . . . . .
-13  . B . R r . .
-12  . . B . # # .
-11  . . . . # # .
-"""
 
 
 def test_ci_5_seed_example_b13_c13_then_capture_at_2_against_1() -> None:

@@ -135,7 +135,7 @@ def from_diagram(
 def to_diagram(game: Citadel, s: CitadelState) -> str:
     """The whole board of ``s`` as a diagram that :func:`from_diagram` reads back."""
     n = game.size
-    owners = dict(zip(s.citadels, s.owners or (-1,) * len(s.citadels), strict=True))
+    owners = dict(zip(s.citadels, s.owners, strict=True))
     lines = ["    " + " ".join(f"{c:<2}" for c in COLUMNS[:n]).rstrip()]
     for r in range(n - 1, -1, -1):
         toks = []

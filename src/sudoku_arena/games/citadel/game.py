@@ -291,7 +291,8 @@ class Citadel(BaseGame[CitadelState, int]):
             if o < 0
         ]
 
-    def _citadel_spots(self, s: CitadelState) -> list[int]:
+    def _citadel_spots(self, s: CitadelState, only: int = -1) -> list[int]:
+        """Legal citadel sites (CI-2); with ``only``, just that cell if it is one."""
         geo = self.geo
         taken = set(s.citadels)
         for c in s.citadels:
@@ -299,14 +300,14 @@ class Citadel(BaseGame[CitadelState, int]):
         free = [i for i in geo.interior if i not in taken]
         if self.size >= 11:
             return free
-        # Small boards: keep room for all nine citadels (see rules.max_citadels).
+        cand = free if only < 0 else [i for i in free if i == only]
+        return [i for i in cand if self._keeps_room(s, free, i)]
+
+    def _keeps_room(self, s: CitadelState, free: list[int], i: int) -> bool:
+        """Small boards: whether a citadel on ``i`` leaves room for all nine (CI-2)."""
         need = NUM_CITADELS - len(s.citadels) - 1
-        out = []
-        for i in free:
-            rest = frozenset(free) - {i} - set(geo.king[i])
-            if max_citadels(self.size, rest) >= need:
-                out.append(i)
-        return out
+        rest = frozenset(free) - {i} - set(self.geo.king[i])
+        return max_citadels(self.size, rest) >= need
 
     def _play_actions(self, s: CitadelState, p: int) -> list[int]:
         geo = self.geo
@@ -527,7 +528,7 @@ class Citadel(BaseGame[CitadelState, int]):
                 return f"{geo.name(c)} is already a citadel (CI-2)"
             if x in geo.king[c]:
                 return f"{geo.name(c)} touches the citadel on {geo.name(x)} (CI-2)"
-        if self.size < 11 and c not in self._citadel_spots(s):
+        if self.size < 11 and c not in self._citadel_spots(s, only=c):
             return f"with a citadel on {geo.name(c)} the nine citadels would not fit (CI-2)"
         return None
 
@@ -552,19 +553,17 @@ class Citadel(BaseGame[CitadelState, int]):
             return self._end_turn(s, p)
         cell = geo.from_frame[fcell]
         if kind == K_CITADEL:
-            placed_cits = (*s.citadels, cell)
-            if len(placed_cits) == NUM_CITADELS:
-                return replace(
-                    s, citadels=placed_cits, owners=(-1,) * NUM_CITADELS, phase=CLAIM, current=1
-                )
-            return replace(s, citadels=placed_cits, current=1 - p)
+            placed = replace(s, citadels=(*s.citadels, cell), owners=(*s.owners, -1))
+            if len(placed.citadels) == NUM_CITADELS:
+                return replace(placed, phase=CLAIM, current=1)
+            return replace(placed, current=1 - p)
         if kind == K_CLAIM:
             k = s.citadels.index(cell)
             claimed = list(s.owners)
             claimed[k] = p
-            placed = list(s.board)
-            placed[cell] = p + 1
-            nxt = replace(s, owners=tuple(claimed), board=tuple(placed), current=1 - p)
+            stood = list(s.board)
+            stood[cell] = p + 1
+            nxt = replace(s, owners=tuple(claimed), board=tuple(stood), current=1 - p)
             if sum(1 for o in claimed if o >= 0) == 2 * CLAIMS_EACH:
                 return self._start_turn(replace(nxt, phase=PLAY), 0)
             return nxt
@@ -749,18 +748,18 @@ class Citadel(BaseGame[CitadelState, int]):
         ]
         citadels = []
         for k, c in enumerate(s.citadels):
-            owner = s.owners[k] if k < len(s.owners) else -1
+            owner = s.owners[k]
             sieg = self.citadel_siege(s, k) if s.phase >= PLAY and owner >= 0 else None
             citadels.append(
                 {
                     "cell": name(c),
                     "owner": owner,
-                    "controller": self.controller(s, k) if k < len(s.owners) else -1,
+                    "controller": self.controller(s, k),
                     "occupied": board[c] in (1, 2),
                     "besieged": sieg is not None,
                 }
             )
-        counts = self.control_counts(s) if s.owners else (0, 0)
+        counts = self.control_counts(s)
         legal = (
             [rules.format_action(a) for a in self.legal_actions(s, s.current)]
             if s.phase != OVER
@@ -841,7 +840,7 @@ class Citadel(BaseGame[CitadelState, int]):
             raise StateFormatError(f"not a Citadel state: {exc!r}") from None
         if len(board) != geo.cells or any(v > 6 for v in board):
             raise StateFormatError(f"not a Citadel state: the board needs {geo.cells} codes 0-6")
-        if len(s.citadels) > NUM_CITADELS or (s.owners and len(s.owners) != len(s.citadels)):
+        if len(s.citadels) > NUM_CITADELS or len(s.owners) != len(s.citadels):
             raise StateFormatError("not a Citadel state: citadels and owners disagree")
         if any(o not in (-1, 0, 1) for o in s.owners) or s.current not in (-1, 0, 1):
             raise StateFormatError("not a Citadel state: seats are 0 and 1 (-1 for none)")

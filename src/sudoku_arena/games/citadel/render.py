@@ -60,7 +60,7 @@ def render_text(view: JsonDict, *, color: bool = False) -> str:
     warriors, citadels, walls = _index(view)
     spots = _legal_citadel_spots(view)
     cols = view["columns"]
-    lines = ["   " + "".join(f"  {c} " for c in cols)]
+    lines = [("   " + "".join(f"  {c} " for c in cols)).rstrip()]
     for r in range(n - 1, -1, -1):
         row = f"{r + 1:>2} "
         for c in range(n):
