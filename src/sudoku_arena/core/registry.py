@@ -19,6 +19,7 @@ from sudoku_arena.core.types import GameSpec
 _BUILTIN: dict[str, str] = {
     "citadel": "sudoku_arena.games.citadel:Citadel",
     "tic-tac-sudoku": "sudoku_arena.games.tic_tac_sudoku:TicTacSudoku",
+    "cat-sudoku": "sudoku_arena.games.cat_sudoku:CatSudoku",
     "sudokuhex": "sudoku_arena.games.sudokuhex:SuDokuHex",
     "sudoku-warriors": "sudoku_arena.games.sudoku_warriors:SudokuWarriors",
 }

@@ -1,0 +1,179 @@
+"""Cat Sudoku geometry and scoring (CS-8) over a parsed sheet.
+
+A player's sheet is a tuple with one value per square of the grid (``row * cols + col``):
+0 for empty or blocked, 1-6 for a number (pre-printed numbers included, CS-2).
+:class:`Board` precomputes, for every square, the other squares of its row segment and
+column segment and its diagonal neighbours, so that scoring and the penalty a write
+would create (:func:`write_delta`) are short loops.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sudoku_arena.games.cat_sudoku.sheet import OPEN_KINDS, START, Sheet
+
+#: Penalty of a diagonal set by its size (CS-8): 2 for two, 5 for three, 10 for four+.
+CIRCLE_PENALTY = 2
+
+
+def set_penalty(size: int) -> int:
+    """The penalty of a diagonal set of ``size`` equal values (0 below two)."""
+    return 0 if size < 2 else 2 if size == 2 else 5 if size == 3 else 10
+
+
+class Board:
+    """A sheet's squares and their neighbourhoods."""
+
+    def __init__(self, sheet: Sheet) -> None:
+        self.sheet = sheet
+        self.rows, self.cols = sheet.rows, sheet.cols
+        n = self.size = sheet.rows * sheet.cols
+        self.fillable: tuple[int, ...] = sheet.fillable
+        self.starting: tuple[int, ...] = sheet.starting
+        self.is_fillable = tuple(i in set(self.fillable) for i in range(n))
+        self.is_starting = tuple(k == START for k in sheet.kinds)
+        self.initial: tuple[int, ...] = sheet.printed
+        row_segs, col_segs = sheet.segments()
+        rowmates: list[tuple[int, ...]] = [()] * n
+        colmates: list[tuple[int, ...]] = [()] * n
+        self.row_segments, self.col_segments = row_segs, col_segs
+        for seg in row_segs:
+            for i in seg:
+                rowmates[i] = tuple(j for j in seg if j != i)
+        for seg in col_segs:
+            for i in seg:
+                colmates[i] = tuple(j for j in seg if j != i)
+        self.rowmates: tuple[tuple[int, ...], ...] = tuple(rowmates)
+        self.colmates: tuple[tuple[int, ...], ...] = tuple(colmates)
+        self.segmates: tuple[tuple[int, ...], ...] = tuple(
+            rowmates[i] + colmates[i] for i in range(n)
+        )
+        diag: list[tuple[int, ...]] = []
+        orth: list[tuple[int, ...]] = []
+        for i in range(n):
+            r, c = divmod(i, self.cols)
+            d: list[int] = []
+            o: list[int] = []
+            if sheet.kinds[i] in OPEN_KINDS:
+                for dr, dc in ((-1, -1), (-1, 1), (1, -1), (1, 1)):
+                    rr, cc = r + dr, c + dc
+                    if 0 <= rr < self.rows and 0 <= cc < self.cols:
+                        j = rr * self.cols + cc
+                        if sheet.kinds[j] in OPEN_KINDS:
+                            d.append(j)
+                for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+                    rr, cc = r + dr, c + dc
+                    if 0 <= rr < self.rows and 0 <= cc < self.cols:
+                        j = rr * self.cols + cc
+                        if sheet.kinds[j] in OPEN_KINDS:
+                            o.append(j)
+            diag.append(tuple(d))
+            orth.append(tuple(o))
+        self.diag: tuple[tuple[int, ...], ...] = tuple(diag)
+        self.orth: tuple[tuple[int, ...], ...] = tuple(orth)
+        self.squares: tuple[int, ...] = tuple(i for i in range(n) if sheet.kinds[i] in OPEN_KINDS)
+
+    def name(self, i: int) -> str:
+        return self.sheet.name_of(i)
+
+    # -- scoring ----------------------------------------------------------------------
+
+    def circles(self, vals: tuple[int, ...] | list[int], i: int, per_segment: bool) -> int:
+        """How many circles square ``i`` gets (CS-8): 0 or 1, or up to 2 per segment."""
+        v = vals[i]
+        if not v:
+            return 0
+        row = False
+        for j in self.rowmates[i]:
+            if vals[j] == v:
+                row = True
+                break
+        col = False
+        for j in self.colmates[i]:
+            if vals[j] == v:
+                col = True
+                break
+        if per_segment:
+            return row + col
+        return 1 if row or col else 0
+
+    def component(self, vals: tuple[int, ...] | list[int], i: int) -> list[int]:
+        """The diagonal set through ``i``: squares of ``vals[i]`` linked diagonally."""
+        v = vals[i]
+        seen = [i]
+        k = 0
+        while k < len(seen):
+            for j in self.diag[seen[k]]:
+                if vals[j] == v and j not in seen:
+                    seen.append(j)
+            k += 1
+        return seen
+
+    def circled(self, vals: tuple[int, ...], per_segment: bool) -> list[tuple[int, int]]:
+        """``(square, circles)`` for every circled square, in square order."""
+        out = []
+        for i in self.squares:
+            k = self.circles(vals, i, per_segment)
+            if k:
+                out.append((i, k))
+        return out
+
+    def diagonal_sets(self, vals: tuple[int, ...]) -> list[list[int]]:
+        """Every diagonal set (2+ squares), each sorted, in order of first square."""
+        done: set[int] = set()
+        out = []
+        for i in self.squares:
+            if vals[i] and i not in done:
+                comp = self.component(vals, i)
+                done.update(comp)
+                if len(comp) >= 2:
+                    out.append(sorted(comp))
+        return out
+
+    def penalty(self, vals: tuple[int, ...], per_segment: bool) -> int:
+        """The total deduction of a sheet as it stands (CS-8)."""
+        total = CIRCLE_PENALTY * sum(k for _, k in self.circled(vals, per_segment))
+        return total + sum(set_penalty(len(s)) for s in self.diagonal_sets(vals))
+
+    def write_delta(self, vals: tuple[int, ...], i: int, v: int, per_segment: bool) -> int:
+        """How much the deduction grows when ``v`` is written into empty square ``i``."""
+        # Circles: only i and the squares of value v in its two segments can change
+        # (a square other than i lies in at most one of i's segments).
+        mates = [j for j in self.segmates[i] if vals[j] == v]
+        delta = 0
+        if mates:
+            after_vals = list(vals)
+            after_vals[i] = v
+            change = self.circles(after_vals, i, per_segment)
+            for j in mates:
+                change += self.circles(after_vals, j, per_segment)
+                change -= self.circles(vals, j, per_segment)
+            delta += CIRCLE_PENALTY * change
+        # Diagonal sets: i joins the sets of its diagonal neighbours of value v.
+        sizes = []
+        seen: list[int] = []
+        for j in self.diag[i]:
+            if vals[j] == v and j not in seen:
+                comp = self.component(vals, j)
+                seen.extend(comp)
+                sizes.append(len(comp))
+        if sizes:
+            delta += set_penalty(1 + sum(sizes)) - sum(set_penalty(k) for k in sizes)
+        return delta
+
+
+@dataclass(frozen=True, slots=True)
+class Scoring:
+    """A sheet's deductions explained (CS-8)."""
+
+    circled: tuple[tuple[int, int], ...]
+    sets: tuple[tuple[int, ...], ...]
+    total: int
+
+
+def explain(board: Board, vals: tuple[int, ...], per_segment: bool) -> Scoring:
+    circled = tuple(board.circled(vals, per_segment))
+    sets = tuple(tuple(s) for s in board.diagonal_sets(vals))
+    total = CIRCLE_PENALTY * sum(k for _, k in circled) + sum(set_penalty(len(s)) for s in sets)
+    return Scoring(circled, sets, total)
