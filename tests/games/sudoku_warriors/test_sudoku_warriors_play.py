@@ -249,3 +249,30 @@ def test_every_legal_action_applies(game: SudokuWarriors, b1_battle: SWState) ->
         for a in game.legal_actions(s, p):
             game.apply(s, a, p)
     assert re.fullmatch(r"h\d\d", legal(game, game.initial_state())[37])
+
+
+# -- search knowledge ------------------------------------------------------------------------------
+
+
+def test_search_hints_value_positions(game: SudokuWarriors, b1_battle: SWState) -> None:
+    from sudoku_arena.ai.hints import hints_for
+    from sudoku_arena.games.sudoku_warriors.search import evaluate, expected_provinces
+
+    hints = hints_for(game)
+    assert hints.evaluate is evaluate and hints.step is not None
+    start = evaluate(game, game.initial_state())
+    assert start == pytest.approx([0.5, 0.5])
+    # In the b1 battle circle can add more than square: circle is the favourite for b1.
+    exp = expected_provinces(game, b1_battle)
+    assert exp[CIRCLE] > exp[SQUARE]
+    values = evaluate(game, b1_battle)
+    assert sum(values) == pytest.approx(1.0) and all(0 <= v <= 1 for v in values)
+    after = hints.step(game, b1_battle, YIELD, SQUARE)
+    assert after.owner[0] == CIRCLE
+
+
+def test_mcts_plays_legal_actions(game: SudokuWarriors, b1_battle: SWState) -> None:
+    agent = make_agent("mcts:30", game, 1)
+    for s in (b1_battle, play(game, b1_battle, ["bid r2c3"])):
+        p = mover(game, s)
+        assert agent.act(game, s, p) in game.legal_actions(s, p)

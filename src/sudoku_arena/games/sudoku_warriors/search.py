@@ -1,0 +1,72 @@
+"""Search knowledge for Sudoku Warriors, read by the generic MCTS (``ai/hints.py``).
+
+Simulations stop after a short random rollout and score the position by how close each
+player is to the target: provinces held, plus for every province still open the
+player's estimated chance to win it (the greedy agent's strengths: warriors on its
+hilltops and the unspent resources he could add in its battle; in a battle being fought,
+the battle scores so far plus what each remaining participant can still add).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from sudoku_arena.ai.hints import Budget, SearchHints
+from sudoku_arena.games.sudoku_warriors.agents import _SOFTNESS, _Board
+from sudoku_arena.games.sudoku_warriors.game import SudokuWarriors, SWState
+
+#: How sharply the expected share of the target turns into a winning chance.
+SHARPNESS = 6.0
+
+
+def _step(game: SudokuWarriors, s: SWState, a: int, p: int) -> SWState:
+    return game._step(s, a, p)
+
+
+def expected_provinces(game: SudokuWarriors, s: SWState) -> list[float]:
+    """Provinces held plus the estimated chances of winning the open ones, per seat."""
+    n = game.num_players
+    exp = [float(s.owner.count(q)) for q in range(n)]
+    board = _Board(game, s)
+    for b in range(9):
+        if not board.open[b]:
+            continue
+        if b == s.battle:
+            grid = game.grid
+            weights = [0.0] * n
+            for q in s.active:
+                reach = s.bscore[q] + sum(grid[c] for c in game.eligible(s, q))
+                weights[q] = math.exp(reach / _SOFTNESS)
+            total = sum(weights)
+            chances = [w / total for w in weights]
+        else:
+            chances = board.chances(
+                b, board.warriors[b], board.res[b], board.cap[b], board.cap_empty[b]
+            )
+        for q in range(n):
+            exp[q] += chances[q]
+    return exp
+
+
+def evaluate(game: SudokuWarriors, s: SWState) -> Sequence[float]:
+    """An estimate of each seat's chance to win from the non-terminal ``s``."""
+    exp = expected_provinces(game, s)
+    weights = [math.exp(SHARPNESS * e / game.target) for e in exp]
+    total = sum(weights)
+    return [w / total for w in weights]
+
+
+def search_hints(game: Any) -> SearchHints:
+    return SearchHints(
+        levels={
+            "easy": Budget(100, 0.3),
+            "normal": Budget(800, 0.8),
+            "hard": Budget(3000, 2.5),
+        },
+        exploration=0.7,
+        step=_step,
+        evaluate=evaluate,
+        rollout_depth=4,
+    )
