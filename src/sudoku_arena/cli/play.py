@@ -21,7 +21,7 @@ from sudoku_arena.core.record import write_records
 
 HUMAN = "human"
 
-HELP = """Type an action in the game's notation (for example r5c3), or:
+HELP = """Type an action in the game's notation (for example {example}), or:
   moves   list your legal actions
   undo    take back your last action (and the bots' replies to it)
   board   draw the board again
@@ -42,8 +42,9 @@ def _seat_label(match: Match, seat: int) -> str:
 
 
 def _describe(match: Match, entry: LogEntry) -> str:
+    """One log line as everybody at the screen may see it (secret draws redacted)."""
     who = "chance" if entry.actor is None else _seat_label(match, entry.actor)
-    return f"{who}: {entry.action}"
+    return f"{who}: {match.game.public_action(entry.action)}"
 
 
 def _ask(prompt: str) -> str | None:
@@ -73,7 +74,8 @@ def _human_turn(match: Match, seat: int, bots: set[int], several_humans: bool) -
         if not cmd:
             continue
         if low in {"help", "h", "?"}:
-            console.print(HELP)
+            legal = match.legal(seat)
+            console.print(HELP.format(example=legal[0] if legal else "one of 'moves'"))
         elif low in {"moves", "legal", "m"}:
             console.print(", ".join(match.legal(seat)) or "no legal action")
         elif low in {"board", "b"}:

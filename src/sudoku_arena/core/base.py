@@ -53,6 +53,9 @@ class BaseGame(Generic[S, A]):
     def agent_factories(self) -> dict[str, Any]:
         return {}
 
+    def public_action(self, text: str) -> str:
+        return text
+
     def outcome(self, s: S) -> Outcome | None:  # pragma: no cover - every game overrides
         raise NotImplementedError
 

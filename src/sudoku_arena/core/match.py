@@ -97,6 +97,11 @@ class Match:
         return tuple(self._log)
 
     @property
+    def states(self) -> tuple[Any, ...]:
+        """Every state so far: ``states[k]`` is the state before ply ``k``."""
+        return tuple(self._states)
+
+    @property
     def ply(self) -> int:
         """How many actions have been applied (the next action's ply)."""
         return len(self._log)

@@ -119,6 +119,15 @@ class Game(Protocol[S, A]):
         """The action written as ``text``; tolerant of case and spacing, else raises."""
         ...
 
+    def public_action(self, text: str) -> str:
+        """How the logged action ``text`` reads to people who may not see everything.
+
+        Move logs shown to seats and spectators pass every entry through this. Chance
+        outcomes that deal a secret are redacted (``draw 5`` reads ``draw``); every
+        other action is returned unchanged.
+        """
+        ...
+
     def encode_action(self, a: A) -> int:
         """A stable index in ``range(spec.num_distinct_actions)``."""
         ...

@@ -101,7 +101,7 @@ def _check_one(game: Any, seed: int, deep: int, sample: int, report: Conformance
     match = Match(game, seed=seed, players=[f"random{i}" for i in range(game.num_players)])
     where = f"{game.spec.id} players={game.num_players} seed={seed}"
     report.games += 1
-    _check_chance_history(game, match, where, report)
+    seen = _check_chance_history(game, match, 0, rng, deep, sample, where, report)
     while not match.is_over:
         s = match.state
         ply = match.ply
@@ -115,7 +115,7 @@ def _check_one(game: Any, seed: int, deep: int, sample: int, report: Conformance
         legal = list(game.legal_actions(s, p))
         _require(bool(legal), f"{at}: seat {p} is to move but has no legal action")
         match.play(legal[rng.randrange(len(legal))], p)
-        _check_chance_history(game, match, where, report)
+        seen = _check_chance_history(game, match, seen, rng, deep, sample, where, report)
         report.plies += 1
         if match.ply > 200_000:
             raise ConformanceError(f"{where}: no end after 200000 plies")
@@ -125,9 +125,27 @@ def _check_one(game: Any, seed: int, deep: int, sample: int, report: Conformance
     _check_record(game, match, where, report)
 
 
-def _check_chance_history(game: Any, match: Match, where: str, report: ConformanceReport) -> None:
-    # Chance nodes were resolved by the match; make sure none is pending.
+def _check_chance_history(
+    game: Any,
+    match: Match,
+    seen: int,
+    rng: random.Random,
+    deep: int,
+    sample: int,
+    where: str,
+    report: ConformanceReport,
+) -> int:
+    """Check the chance nodes the match resolved since state ``seen``; return the new mark.
+
+    The match resolves chance nodes as soon as they arise, so they are checked from its
+    history rather than from the current state.
+    """
     _require(not match.to_move().is_chance, f"{where}: the match left a chance node pending")
+    states = match.states
+    for k in range(seen, len(states) - 1):
+        if k < deep and game.to_move(states[k]).is_chance:
+            _check_state(game, states[k], rng, sample, f"{where} ply={k}", report, svg=False)
+    return len(states) - 1
 
 
 def _check_state(
@@ -286,6 +304,9 @@ def _check_end(game: Any, s: Any, where: str, report: ConformanceReport) -> None
 
 
 def _check_record(game: Any, match: Match, where: str, report: ConformanceReport) -> None:
+    for e in match.log:
+        shown = game.public_action(e.action)
+        _require(isinstance(shown, str) and bool(shown), f"{where}: public_action gave {shown!r}")
     rec = Record.loads(match.record().dumps())
     _, states = replay(rec)
     _require(

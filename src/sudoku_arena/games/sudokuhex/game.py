@@ -436,6 +436,10 @@ class SuDokuHex(BaseGame[HexState, int]):
             return f"draw {a - DRAW_BASE + 1}"
         raise NotationError(f"{a!r} is not a SuDokuHex action index (0 to {NUM_ACTIONS - 1})")
 
+    def public_action(self, text: str) -> str:
+        """Draws deal a secret tile (SH-6): the log shows that a tile was drawn, not which."""
+        return "draw" if _DRAW_RE.match(text) else text
+
     def parse_action(self, text: str) -> int:
         if not isinstance(text, str):
             raise NotationError(f"{text!r} is not text")
