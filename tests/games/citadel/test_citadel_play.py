@@ -144,6 +144,19 @@ def test_svg_selects_a_warrior_then_shows_its_targets() -> None:
     assert all(el.get("class") == "target" for el in root.iter() if el.get("data-action"))
 
 
+def test_svg_raze_targets_hang_on_the_razing_warrior() -> None:
+    g = game(size=9)
+    empty = ". . . . . . . . .\n"
+    s = position(g, empty * 5 + ". . B # # . . . .\n. . B # # . . . .\n" + empty * 2, credits=1)
+    root = ET.fromstring(g.render_svg(g.view(s, None)))
+    razes = {
+        (el.get("data-from"), el.get("data-action"))
+        for el in root.iter()
+        if (el.get("data-action") or "").startswith("raze")
+    }
+    assert razes == {("c3", "raze d3 c3"), ("c4", "raze d3 c4")}
+
+
 def test_svg_offers_recruits_sieges_claims_and_citadel_sites() -> None:
     g = game(size=9)
     s = g.initial_state()

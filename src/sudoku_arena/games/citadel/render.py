@@ -372,7 +372,7 @@ def _panel(view: JsonDict, x0: float, y0: float) -> list[str]:
     elif phase == "claim":
         text = "claim a neutral citadel"
     else:
-        text = f"credits: {view['credits']}   sieges left: {view['sieges_left']}"
+        text = f"credits {view['credits']} · siege captures left {view['sieges_left']}"
     out.append(f'<text x="{x0}" y="{y}" font-size="15">{escape(text)}</text>')
     y += 24
     if any(a.startswith("wall ") for a in view["legal"]):
