@@ -99,3 +99,8 @@ def test_run_with_agents_finishes(fixed_grid: str) -> None:
     out = m.run([make_agent("random", m.game, 1), make_agent("greedy", m.game, 2)])
     assert m.is_over and out == m.outcome()
     assert len(out.winners) == 1
+
+
+def test_new_takes_the_player_count_from_the_names() -> None:
+    m = Match.new("sudoku-warriors", seed=1, players=["a", "b", "c"])
+    assert m.game.num_players == 3 and m.players == ("a", "b", "c")

@@ -81,9 +81,14 @@ class Match:
         players: Sequence[str] | None = None,
         **params: object,
     ) -> Match:
-        """Load ``game_id`` with ``params`` (random defaults drawn from ``seed``)."""
+        """Load ``game_id`` with ``params`` (random defaults drawn from ``seed``).
+
+        When ``players`` names the seats, the game's player count is their number.
+        """
         if seed is None:
             seed = random.SystemRandom().randrange(2**31)
+        if players is not None:
+            params = {"players": len(players), **params}
         return cls(load(game_id, seed=seed, **params), seed=seed, players=players)
 
     # -- reading --------------------------------------------------------------------------
