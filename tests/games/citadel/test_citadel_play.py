@@ -57,11 +57,11 @@ def _random_states(g: Citadel, seed: int, plies: int, every: int) -> list[Citade
     return out
 
 
-@settings(max_examples=6, deadline=None)
-@given(seed=st.integers(0, 10_000), size=st.sampled_from([9, 10, 11, 13]))
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 10_000), size=st.sampled_from([9, 10, 11, 13, 19]))
 def test_legal_actions_are_exactly_the_actions_the_rules_accept(seed: int, size: int) -> None:
     g = game(size=size)
-    for s in _random_states(g, seed, 240, 40):
+    for s in _random_states(g, seed, 400, 8):
         if s.current < 0:
             continue
         p = s.current
@@ -72,6 +72,45 @@ def test_legal_actions_are_exactly_the_actions_the_rules_accept(seed: int, size:
         if s.phase == PLAY:
             assert END in gen  # the turn can always end
         assert g.legal_actions(s, 1 - p) == []
+
+
+_CITADEL_TOKENS = ("o", "b", "r", "B*", "R*")
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    cells=st.lists(st.sampled_from([".", ".", ".", "B", "B", "R", "R"]), min_size=81, max_size=81),
+    citadels=st.lists(st.sampled_from(_CITADEL_TOKENS), min_size=3, max_size=3),
+    walls=st.lists(st.booleans(), min_size=2, max_size=2),
+    to_move=st.integers(0, 1),
+    credits=st.integers(0, 4),
+    sieges=st.integers(0, 2),
+)
+def test_crowded_positions_legal_actions_match_the_rules(
+    cells: list[str],
+    citadels: list[str],
+    walls: list[bool],
+    to_move: int,
+    credits: int,
+    sieges: int,
+) -> None:
+    """Dense random positions (many sieges, attacks, razes): generator == checker."""
+    g = game(size=9)
+    for name, tok in zip(("c3", "g7", "e5"), citadels, strict=True):
+        r, c = divmod(g.geo.cell(name), 9)
+        cells[(8 - r) * 9 + c] = tok
+    for square, on in zip(((0, 0), (6, 7)), walls, strict=True):
+        if on:  # walls on squares a1 and h7 (row, column from a1)
+            for dr, dc in ((0, 0), (0, 1), (1, 0), (1, 1)):
+                cells[(8 - square[0] - dr) * 9 + square[1] + dc] = "#"
+    text = "\n".join(" ".join(cells[9 * k : 9 * k + 9]) for k in range(9))
+    s = from_diagram(g, text, to_move=to_move, credits=credits, sieges=sieges)
+    gen = list(g.legal_actions(s, to_move))
+    brute = [a for a in range(NUM_ACTIONS) if g.why_illegal(s, a, to_move) is None]
+    assert sorted(gen) == brute
+    for a in gen:
+        after = g.apply(s, a, to_move)
+        assert after.credits >= 0 and g.load_state(g.dump_state(after)) == after
 
 
 @settings(max_examples=8, deadline=None)
