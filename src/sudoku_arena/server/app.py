@@ -4,7 +4,8 @@ WebSocket ``/ws/{game_id}``, JSON text messages (at most ``max_message`` bytes):
 
 * client ``{"type": "hello", "tokens": ["..."]}`` first: the seats whose secret tokens
   are given (none: a spectator). Answer ``welcome`` (game facts, your seats), then the
-  position.
+  position. ``"svg": false`` asks for positions without the SVG board (clients that do
+  not draw: bots, scripts).
 * client ``{"type": "act", "seat": 0, "ply": 12, "action": "r5c3", "id": 7}``: the
   action in notation, made at ``ply``. Answer ``ack`` (``ply``, ``next_ply``, ``id``)
   once stored, then everybody gets the new position; or ``error`` (``code``,
@@ -494,6 +495,7 @@ def create_app(config: ServerConfig | None = None, *, arena: Arena | None = None
                 if not isinstance(msg_id, int | str | None) or isinstance(msg_id, bool):
                     msg_id = None
                 if kind == "hello":
+                    client.want_svg = data.get("svg", True) is not False
                     await _hello(arena_, lg, client, data.get("tokens"))
                     greeted = True
                 elif kind == "act":

@@ -67,6 +67,7 @@ class Client:
         self._send = send
         self.game: LiveGame | None = None
         self.seats: list[int] = []
+        self.want_svg = True  # False for clients that do not draw (bots, scripts)
         self.sent: dict[int | None, int] = {}  # observer -> log entries delivered
         self._out: deque[str | None] = deque()
         self._state_queued = False
@@ -127,7 +128,7 @@ class Client:
             have = self.sent.get(obs, -1)
             if have == g.ply:
                 continue
-            text = g.state_message(obs, max(have, 0))
+            text = g.state_message(obs, max(have, 0), self.want_svg)
             self.sent[obs] = g.ply
             await self._send(text)
 

@@ -307,15 +307,16 @@ class LiveGame:
             for i in range(start, self.ply)
         ]
 
-    def state_message(self, observer: int | None, log_from: int = 0) -> str:
+    def state_message(self, observer: int | None, log_from: int = 0, svg: bool = True) -> str:
         """The message pushing the current position to ``observer``.
 
         One JSON object on the first line, then a newline and the SVG board (JSON never
-        contains a raw newline, so the first newline ends the header). The log holds
-        the entries from ``log_from`` on.
+        contains a raw newline, so the first newline ends the header); without ``svg``
+        (clients that do not draw) the JSON line alone. The log holds the entries from
+        ``log_from`` on.
         """
         log_from = max(0, min(log_from, self.ply))
-        key = (self.ply, observer, log_from)
+        key = (self.ply, observer, log_from if svg else -1 - log_from)
         msg = self._msgs.get(key)
         if msg is not None:
             return msg
@@ -331,7 +332,9 @@ class LiveGame:
             "log": self.log_json(observer, log_from),
             "view": self.view(observer),
         }
-        msg = json.dumps(header, separators=(",", ":")) + "\n" + self.svg(observer)
+        msg = json.dumps(header, separators=(",", ":"))
+        if svg:
+            msg += "\n" + self.svg(observer)
         self._msgs[key] = msg
         if len(self._msgs) > _CACHE:
             self._msgs.popitem(last=False)
