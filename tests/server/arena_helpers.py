@@ -128,7 +128,8 @@ class Player:
     """A WebSocket connection to one game, keeping every message it received."""
 
     def __init__(self, ws_url: str, game_id: str, tokens: list[str] | None = None, **hello: Any):
-        self.ws: ClientConnection = connect(f"{ws_url}/ws/{game_id}", max_size=2**22)
+        self._cm = connect(f"{ws_url}/ws/{game_id}", max_size=2**22)
+        self.ws: ClientConnection = self._cm.__enter__()
         self.received: list[dict[str, Any]] = []
         self.raw: list[str] = []
         self.state: dict[int | None, dict[str, Any]] = {}
