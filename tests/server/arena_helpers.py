@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import socket
 import subprocess
 import sys
@@ -17,6 +18,9 @@ import uvicorn
 from websockets.sync.client import ClientConnection, connect
 
 from sudoku_arena.server import ServerConfig, create_app
+
+PG_BASE = os.environ.get("ARENA_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
+REDIS_URL = os.environ.get("ARENA_TEST_REDIS", "redis://127.0.0.1:6379/0")
 
 
 def free_port() -> int:

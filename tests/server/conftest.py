@@ -3,7 +3,6 @@ live server in a thread."""
 
 from __future__ import annotations
 
-import os
 import secrets
 import sys
 from collections.abc import Iterator
@@ -14,10 +13,7 @@ import pytest
 from sudoku_arena.server import ServerConfig
 
 sys.path.insert(0, str(Path(__file__).parent))
-from arena_helpers import LiveServer
-
-PG_BASE = os.environ.get("ARENA_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
-REDIS_URL = os.environ.get("ARENA_TEST_REDIS", "redis://127.0.0.1:6379/0")
+from arena_helpers import PG_BASE, LiveServer
 
 
 @pytest.fixture
