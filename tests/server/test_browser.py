@@ -1,0 +1,154 @@
+"""A person in a browser (Debian's chromium driven by Playwright): start Tic-Tac-Sudoku
+against a bot from the form, play it to the end by clicking the board, watch the
+replay; screenshots are saved (``ARENA_SCREENSHOTS`` names the folder to keep them)."""
+
+from __future__ import annotations
+
+import os
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from arena_helpers import LiveServer
+
+from sudoku_arena.server import ServerConfig
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="chromium is not installed")
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture
+def shots(tmp_path: Path) -> Path:
+    folder = Path(os.environ.get("ARENA_SCREENSHOTS") or tmp_path / "screenshots")
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def test_play_tic_tac_sudoku_against_a_bot_by_clicking(
+    sqlite_url: str, browser: Any, shots: Path
+) -> None:
+    config = ServerConfig(database_url=sqlite_url, bot_workers=0, bot_delay=0.05)
+    with LiveServer(config) as server:
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(server.url + "/")
+        page.wait_for_selector(".card h3")
+        assert page.locator(".card").count() >= 1
+        page.select_option("#f-game", "tic-tac-sudoku")
+        page.select_option(".seat-kind[data-seat='1']", "bot:greedy")
+        page.fill(".seat-row .seat-name", "Alice")
+        page.screenshot(path=str(shots / "01-home.png"), full_page=True)
+        page.click("#f-start")
+        page.wait_for_url("**/play/**")
+        page.wait_for_selector("#board svg")
+        page.wait_for_selector(".board.my-turn .target.live")
+        page.screenshot(path=str(shots / "02-play-start.png"))
+        rng = random.Random(7)
+        moves = 0
+        for _ in range(120):
+            page.wait_for_function(
+                "() => !document.querySelector('#result').hidden || "
+                "document.querySelector('.board.my-turn .target.live')"
+            )
+            if page.locator("#result").is_visible():
+                break
+            targets = page.locator(".board.my-turn .target.live")
+            count = targets.count()
+            if count == 0:
+                continue
+            before = page.locator("#log li").count()
+            targets.nth(rng.randrange(count)).click()
+            moves += 1
+            page.wait_for_function(f"() => document.querySelectorAll('#log li').length > {before}")
+            if moves == 6:
+                page.screenshot(path=str(shots / "03-play-middle.png"))
+        assert page.locator("#result").is_visible(), "the game did not end"
+        page.screenshot(path=str(shots / "04-result.png"))
+        title = page.text_content("#result-title") or ""
+        assert title in ("You won!", "You lost", "Draw")
+        gid = page.url.split("/play/")[1].split("#")[0]
+        stored = server.arena.storage.load_game(gid)
+        assert stored.status == "finished" and moves >= 3
+        assert {a for _, a, _ in stored.actions} == {0, 1}
+        assert page.locator("#log li").count() == len(stored.actions)
+
+        # The same game on a phone, then its replay.
+        phone = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True)
+        phone.goto(page.url)
+        phone.wait_for_selector("#board svg")
+        phone.wait_for_selector("#result:not([hidden])")
+        phone.screenshot(path=str(shots / "05-phone-result.png"), full_page=True)
+        page.click("#replay-link")
+        page.wait_for_url("**/replay/**")
+        page.wait_for_selector("#board svg")
+        page.click("#r-next")
+        page.click("#r-next")
+        page.wait_for_function(
+            "() => document.querySelector('#status').textContent.includes('Ply 2')"
+        )
+        page.screenshot(path=str(shots / "06-replay.png"))
+        page.click("#r-last")
+        last = f"{len(stored.actions)} / {len(stored.actions)}"
+        page.wait_for_function(
+            f"() => document.querySelector('#status').textContent.includes('{last}')"
+        )
+        assert errors == []
+
+        # Rematch from the result screen: a new game, the person keeps his seat link.
+        page.go_back()
+        page.wait_for_selector("#result:not([hidden])")
+        page.click("#rematch")
+        page.wait_for_function(f"() => !location.pathname.endsWith('{gid}')")
+        page.wait_for_selector("#board svg")
+        assert server.arena.storage.load_game(gid).rematch is not None
+
+
+def test_spectator_and_invite_links_in_the_browser(
+    sqlite_url: str, browser: Any, shots: Path
+) -> None:
+    config = ServerConfig(database_url=sqlite_url, bot_workers=0, bot_delay=0.0)
+    with LiveServer(config) as server:
+        page = browser.new_page(viewport={"width": 1100, "height": 800})
+        page.goto(server.url + "/?game=sudokuhex")
+        page.wait_for_selector("#f-seats .seat-row")
+        page.select_option("#f-game", "sudokuhex")
+        page.select_option(".seat-kind[data-seat='1']", "human")
+        page.click("#f-start")
+        page.wait_for_url("**/play/**")
+        page.wait_for_selector("#invites:not([hidden]) input")
+        link = page.input_value("#invite-list input")
+        assert "#t=" in link
+        friend = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True)
+        friend.goto(link)
+        friend.wait_for_selector("#board svg")
+        watcher = browser.new_page(viewport={"width": 1100, "height": 800})
+        watcher.goto(page.url.split("#")[0])
+        watcher.wait_for_selector("#board svg")
+        assert "Waiting for" in (watcher.text_content("#status") or "")
+        page.screenshot(path=str(shots / "07-hex-invite.png"))
+        friend.screenshot(path=str(shots / "08-hex-friend-phone.png"), full_page=True)
+        watcher.screenshot(path=str(shots / "09-hex-spectator.png"))
