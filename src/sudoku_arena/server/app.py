@@ -1,20 +1,5 @@
-"""The ASGI application: pages, the JSON API and the WebSocket play protocol.
-
-WebSocket ``/ws/{game_id}``, JSON text messages (at most ``max_message`` bytes):
-
-* client ``{"type": "hello", "tokens": ["..."]}`` first: the seats whose secret tokens
-  are given (none: a spectator). Answer ``welcome`` (game facts, your seats), then the
-  position. ``"svg": false`` asks for positions without the SVG board (clients that do
-  not draw: bots, scripts).
-* client ``{"type": "act", "seat": 0, "ply": 12, "action": "r5c3", "id": 7}``: the
-  action in notation, made at ``ply``. Answer ``ack`` (``ply``, ``next_ply``, ``id``)
-  once stored, then everybody gets the new position; or ``error`` (``code``,
-  ``message``, ``id``) and a fresh copy of the position.
-* client ``{"type": "resync"}``: send the whole position again; ``{"type": "ping"}``.
-* server ``state``: one JSON line (``seat``, ``ply``, ``view``, ``log`` from
-  ``log_from``, ``status``, ``outcome``, ``rematch``), then a newline and the SVG board
-  drawn from that view. A client holding several seats (hot seat) gets one per seat.
-* server ``rematch``: the id of the rematch game.
+"""The ASGI application: pages, the JSON API, and the WebSocket play protocol
+(:mod:`sudoku_arena.server.sockets`).
 
 Errors never carry internals: HTTP errors are ``{"error": {"code", "message"}}``.
 """
@@ -23,33 +8,29 @@ from __future__ import annotations
 
 import json
 import logging
-import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from fastapi import FastAPI, Request, WebSocket
+from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
-from starlette.websockets import WebSocketDisconnect
 
 from sudoku_arena.core.errors import ArenaError, UnknownGameError
 from sudoku_arena.core.registry import spec_of
-from sudoku_arena.server.arena import BOT, HUMAN, Arena, Client, SeatSpec
+from sudoku_arena.server.arena import BOT, HUMAN, Arena, SeatSpec
 from sudoku_arena.server.bots import BotRunner
 from sudoku_arena.server.fanout import RedisFanout
 from sudoku_arena.server.live import ActionRefused, LiveGame
 from sudoku_arena.server.pages import games_json, rules_markdown, rules_page, web_file
+from sudoku_arena.server.sockets import MAX_ACTION, MAX_TOKENS, serve_socket
 from sudoku_arena.server.storage import Storage
 
 log = logging.getLogger("sudoku_arena.server")
-
-MAX_TOKENS = 8
-MAX_ACTION = 200
 
 
 @dataclass(slots=True)
@@ -75,10 +56,6 @@ class ApiError(Exception):
 
 def error_body(code: str, message: str) -> dict[str, Any]:
     return {"error": {"code": code, "message": message}}
-
-
-def ws_error(code: str, message: str, msg_id: Any = None) -> str:
-    return json.dumps({"type": "error", "code": code, "message": message, "id": msg_id})
 
 
 _STATUS_OF = {
@@ -174,7 +151,20 @@ def _split_state(text: str) -> dict[str, Any]:
     return data
 
 
-def create_app(config: ServerConfig | None = None, *, arena: Arena | None = None) -> FastAPI:
+class ArenaApp(FastAPI):
+    """FastAPI for pages and the JSON API; WebSocket connections to ``/ws/`` go
+    straight to :func:`~sudoku_arena.server.sockets.serve_socket`."""
+
+    max_message = 4096
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket" and str(scope.get("path", "")).startswith("/ws/"):
+            await serve_socket(self.state.arena, self.max_message, scope, receive, send)
+            return
+        await super().__call__(scope, receive, send)
+
+
+def create_app(config: ServerConfig | None = None, *, arena: Arena | None = None) -> ArenaApp:
     """The web application; games are kept in ``app.state.arena``."""
     cfg = config or ServerConfig()
 
@@ -197,13 +187,14 @@ def create_app(config: ServerConfig | None = None, *, arena: Arena | None = None
         finally:
             await arena.stop()
 
-    app = FastAPI(
+    app = ArenaApp(
         title="Sudoku Arena",
         lifespan=lifespan,
         docs_url="/api/docs",
         redoc_url=None,
         openapi_url="/api/openapi.json",
     )
+    app.max_message = cfg.max_message
 
     def the_arena() -> Arena:
         a: Arena = app.state.arena
@@ -454,74 +445,6 @@ def create_app(config: ServerConfig | None = None, *, arena: Arena | None = None
             "svg": lg.game.render_svg(view),
         }
 
-    # -- WebSocket ---------------------------------------------------------------------------
-
-    @app.websocket("/ws/{game_id}")
-    async def ws_play(ws: WebSocket, game_id: str) -> None:
-        await ws.accept()
-        arena_ = the_arena()
-        lg = await arena_.get(game_id)
-        if lg is None:
-            await ws.send_text(ws_error("not_found", f"there is no game {game_id!r}"))
-            await ws.close(code=4404)
-            return
-        client = Client(ws.send_text)
-        client.start()
-        greeted = False
-        try:
-            while True:
-                message = await ws.receive()
-                if message["type"] == "websocket.disconnect":
-                    break
-                text = message.get("text")
-                if text is None:
-                    client.push(ws_error("bad_message", "send JSON text messages, not binary"))
-                    continue
-                if len(text) > cfg.max_message:
-                    client.push(
-                        ws_error("too_large", f"messages are limited to {cfg.max_message} bytes")
-                    )
-                    continue
-                try:
-                    data = json.loads(text)
-                except ValueError:
-                    client.push(ws_error("bad_json", "that message is not valid JSON"))
-                    continue
-                if not isinstance(data, dict):
-                    client.push(ws_error("bad_message", "a message is a JSON object with a type"))
-                    continue
-                kind = data.get("type")
-                msg_id = data.get("id")
-                if not isinstance(msg_id, int | str | None) or isinstance(msg_id, bool):
-                    msg_id = None
-                if kind == "hello":
-                    client.want_svg = data.get("svg", True) is not False
-                    await _hello(arena_, lg, client, data.get("tokens"))
-                    greeted = True
-                elif kind == "act":
-                    if not greeted:
-                        client.push(ws_error("hello_first", "send hello first", msg_id))
-                        continue
-                    await _act(arena_, lg, client, data, msg_id)
-                elif kind == "resync":
-                    client.resync()
-                elif kind == "ping":
-                    client.push(json.dumps({"type": "pong", "id": msg_id, "t": time.time()}))
-                else:
-                    client.push(
-                        ws_error(
-                            "bad_message",
-                            f"unknown message type {str(kind)[:40]!r}; "
-                            "allowed: hello, act, resync, ping",
-                            msg_id,
-                        )
-                    )
-        except WebSocketDisconnect:
-            pass
-        finally:
-            arena_.detach(client)
-            await client.stop()
-
     app.add_middleware(GZipMiddleware, minimum_size=2048)
     app.add_middleware(BodyLimit, limit=cfg.max_body)
     return app
@@ -536,73 +459,3 @@ async def _json_body(request: Request) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise ApiError(400, "bad_json", "the request body must be a JSON object")
     return data
-
-
-async def _hello(arena: Arena, lg: LiveGame, client: Client, tokens: object) -> None:
-    if tokens is None:
-        tokens = []
-    if isinstance(tokens, str):
-        tokens = [t for t in tokens.split(".") if t]
-    seats: list[int] = []
-    if not isinstance(tokens, list) or len(tokens) > MAX_TOKENS:
-        client.push(ws_error("bad_message", f"tokens: a list of at most {MAX_TOKENS} strings"))
-        tokens = []
-    for t in tokens:
-        seat = lg.seat_for_token(t) if isinstance(t, str) and len(t) <= 100 else None
-        if seat is None:
-            client.push(
-                ws_error(
-                    "bad_token",
-                    "a token in this link does not belong to any seat of this game; "
-                    "you can watch, but not act for that seat",
-                )
-            )
-        elif seat not in seats:
-            seats.append(seat)
-    client.seats = sorted(seats)
-    arena.attach(lg, client)
-    await arena.refresh(lg)
-    client.push(json.dumps({"type": "welcome", "game": lg.info(), "seats": client.seats}))
-    client.resync()
-
-
-async def _act(
-    arena: Arena, lg: LiveGame, client: Client, data: dict[str, Any], msg_id: Any
-) -> None:
-    seat = data.get("seat")
-    ply = data.get("ply")
-    action = data.get("action")
-    if seat is None:
-        mine = [s for s in client.seats if s in lg.to_move()]
-        seat = mine[0] if len(mine) == 1 else client.seats[0] if len(client.seats) == 1 else None
-        if seat is None:
-            client.push(ws_error("bad_seat", "say which of your seats acts", msg_id))
-            return
-    if isinstance(seat, bool) or not isinstance(seat, int):
-        client.push(ws_error("bad_message", "seat: a seat number", msg_id))
-        return
-    if isinstance(ply, bool) or not isinstance(ply, int):
-        client.push(ws_error("bad_message", "ply: the ply the action was made at", msg_id))
-        return
-    if not isinstance(action, str) or not 0 < len(action) <= MAX_ACTION:
-        client.push(ws_error("bad_message", "action: the action in the game's notation", msg_id))
-        return
-    if seat not in client.seats:
-        client.push(
-            ws_error(
-                "forbidden",
-                f"you hold no token for seat {seat}"
-                + ("; spectators cannot act" if not client.seats else ""),
-                msg_id,
-            )
-        )
-        return
-
-    def ack(start: int, nxt: int) -> None:
-        client.push(json.dumps({"type": "ack", "id": msg_id, "ply": start, "next_ply": nxt}))
-
-    try:
-        await arena.act(lg, seat, ply, action, ack=ack)
-    except ActionRefused as exc:
-        client.push(ws_error(exc.code, exc.message, msg_id))
-        client.resync()

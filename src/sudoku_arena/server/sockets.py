@@ -1,0 +1,187 @@
+"""The WebSocket play protocol, served as plain ASGI (``/ws/{game_id}``).
+
+JSON text messages, at most ``max_message`` bytes each:
+
+* client ``{"type": "hello", "tokens": ["..."]}`` first: the seats whose secret tokens
+  are given (none: a spectator). Answer ``welcome`` (game facts, your seats), then the
+  position. ``"svg": false`` asks for positions without the SVG board (clients that do
+  not draw: bots, scripts).
+* client ``{"type": "act", "seat": 0, "ply": 12, "action": "r5c3", "id": 7}``: the
+  action in notation, made at ``ply``. Answer ``ack`` (``ply``, ``next_ply``, ``id``)
+  once stored, then everybody gets the new position; or ``error`` (``code``,
+  ``message``, ``id``) and a fresh copy of the position.
+* client ``{"type": "resync"}``: send the whole position again; ``{"type": "ping"}``.
+* server ``state``: one JSON line (``seat``, ``ply``, ``view``, ``log`` from
+  ``log_from``, ``status``, ``outcome``, ``rematch``), then a newline and the SVG board
+  drawn from that view. A client holding several seats (hot seat) gets one per seat.
+* server ``rematch``: the id of the rematch game.
+
+It is served below the web framework (see :class:`sudoku_arena.server.app.ArenaApp`):
+a connection carries thousands of messages, and none of them needs the framework's
+routing or middleware.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from starlette.types import Receive, Scope, Send
+
+from sudoku_arena.server.arena import Arena, Client
+from sudoku_arena.server.live import ActionRefused, LiveGame
+
+MAX_TOKENS = 8
+MAX_ACTION = 200
+
+
+def ws_error(code: str, message: str, msg_id: Any = None) -> str:
+    return json.dumps({"type": "error", "code": code, "message": message, "id": msg_id})
+
+
+async def serve_socket(
+    arena: Arena, max_message: int, scope: Scope, receive: Receive, send: Send
+) -> None:
+    """One WebSocket connection to the game named in the path."""
+    first = await receive()
+    if first["type"] != "websocket.connect":
+        return
+    await send({"type": "websocket.accept"})
+    game_id = str(scope["path"])[len("/ws/") :]
+    lg = await arena.get(game_id)
+    if lg is None:
+        await send(
+            {
+                "type": "websocket.send",
+                "text": ws_error("not_found", f"there is no game {game_id[:40]!r}"),
+            }
+        )
+        await send({"type": "websocket.close", "code": 4404})
+        return
+
+    async def send_text(text: str) -> None:
+        await send({"type": "websocket.send", "text": text})
+
+    client = Client(send_text)
+    client.start()
+    greeted = False
+    try:
+        while True:
+            message = await receive()
+            if message["type"] != "websocket.receive":
+                break
+            text = message.get("text")
+            if text is None:
+                client.push(ws_error("bad_message", "send JSON text messages, not binary"))
+                continue
+            if len(text) > max_message:
+                client.push(ws_error("too_large", f"messages are limited to {max_message} bytes"))
+                continue
+            try:
+                data = json.loads(text)
+            except ValueError:
+                client.push(ws_error("bad_json", "that message is not valid JSON"))
+                continue
+            if not isinstance(data, dict):
+                client.push(ws_error("bad_message", "a message is a JSON object with a type"))
+                continue
+            kind = data.get("type")
+            msg_id = data.get("id")
+            if not isinstance(msg_id, int | str | None) or isinstance(msg_id, bool):
+                msg_id = None
+            if kind == "act":
+                if not greeted:
+                    client.push(ws_error("hello_first", "send hello first", msg_id))
+                    continue
+                await _act(arena, lg, client, data, msg_id)
+            elif kind == "hello":
+                client.want_svg = data.get("svg", True) is not False
+                await _hello(arena, lg, client, data.get("tokens"))
+                greeted = True
+            elif kind == "resync":
+                client.resync()
+            elif kind == "ping":
+                client.push(json.dumps({"type": "pong", "id": msg_id, "t": time.time()}))
+            else:
+                client.push(
+                    ws_error(
+                        "bad_message",
+                        f"unknown message type {str(kind)[:40]!r}; "
+                        "allowed: hello, act, resync, ping",
+                        msg_id,
+                    )
+                )
+    finally:
+        arena.detach(client)
+        await client.stop()
+
+
+async def _hello(arena: Arena, lg: LiveGame, client: Client, tokens: object) -> None:
+    if tokens is None:
+        tokens = []
+    if isinstance(tokens, str):
+        tokens = [t for t in tokens.split(".") if t]
+    seats: list[int] = []
+    if not isinstance(tokens, list) or len(tokens) > MAX_TOKENS:
+        client.push(ws_error("bad_message", f"tokens: a list of at most {MAX_TOKENS} strings"))
+        tokens = []
+    for t in tokens:
+        seat = lg.seat_for_token(t) if isinstance(t, str) and len(t) <= 100 else None
+        if seat is None:
+            client.push(
+                ws_error(
+                    "bad_token",
+                    "a token in this link does not belong to any seat of this game; "
+                    "you can watch, but not act for that seat",
+                )
+            )
+        elif seat not in seats:
+            seats.append(seat)
+    client.seats = sorted(seats)
+    arena.attach(lg, client)
+    await arena.refresh(lg)
+    client.push(json.dumps({"type": "welcome", "game": lg.info(), "seats": client.seats}))
+    client.resync()
+
+
+async def _act(
+    arena: Arena, lg: LiveGame, client: Client, data: dict[str, Any], msg_id: Any
+) -> None:
+    seat = data.get("seat")
+    ply = data.get("ply")
+    action = data.get("action")
+    if seat is None:
+        mine = [s for s in client.seats if s in lg.to_move()]
+        seat = mine[0] if len(mine) == 1 else client.seats[0] if len(client.seats) == 1 else None
+        if seat is None:
+            client.push(ws_error("bad_seat", "say which of your seats acts", msg_id))
+            return
+    if isinstance(seat, bool) or not isinstance(seat, int):
+        client.push(ws_error("bad_message", "seat: a seat number", msg_id))
+        return
+    if isinstance(ply, bool) or not isinstance(ply, int):
+        client.push(ws_error("bad_message", "ply: the ply the action was made at", msg_id))
+        return
+    if not isinstance(action, str) or not 0 < len(action) <= MAX_ACTION:
+        client.push(ws_error("bad_message", "action: the action in the game's notation", msg_id))
+        return
+    if seat not in client.seats:
+        client.push(
+            ws_error(
+                "forbidden",
+                f"you hold no token for seat {seat}"
+                + ("; spectators cannot act" if not client.seats else ""),
+                msg_id,
+            )
+        )
+        return
+
+    def ack(start: int, nxt: int) -> None:
+        client.push(json.dumps({"type": "ack", "id": msg_id, "ply": start, "next_ply": nxt}))
+
+    try:
+        await arena.act(lg, seat, ply, action, ack=ack)
+    except ActionRefused as exc:
+        client.push(ws_error(exc.code, exc.message, msg_id))
+        client.resync()
