@@ -43,6 +43,7 @@ from sudoku_arena.core.types import (
     TO_MOVE_TERMINAL,
     GameSpec,
     JsonDict,
+    MoveKind,
     Outcome,
     ToMove,
 )
@@ -119,6 +120,18 @@ def wild_action(row: int, blank: bool, value: int) -> int:
     return WILD_BASE + 12 * row + 6 * int(blank) + value - 1
 
 
+class _Notation:
+    """An action shown in notation only when an error message needs it."""
+
+    __slots__ = ("a", "game")
+
+    def __init__(self, game: CatSudoku, a: int) -> None:
+        self.game, self.a = game, a
+
+    def __str__(self) -> str:
+        return self.game.format_action(self.a)
+
+
 class CatSudoku(BaseGame[CSState, int]):
     """1-6 players roll four dice and write them into cat-shaped sheets."""
 
@@ -174,6 +187,8 @@ class CatSudoku(BaseGame[CSState, int]):
         for i, f in enumerate(self._frame):
             local[f] = i
         self._local = tuple(local)
+        #: Blocked squares, which hold 0 in every sheet: empty squares = zeros - this.
+        self._blocked = b.size - len(b.squares)
         self._code = tuple(
             tuple(WRITE_BASE + (v - 1) * FRAME * FRAME + self._frame[i] for i in range(b.size))
             if v
@@ -200,7 +215,7 @@ class CatSudoku(BaseGame[CSState, int]):
     def to_move(self, s: CSState) -> ToMove:
         ph = s.phase
         if ph == WRITE:
-            return ToMove.decision(*(p for p, d in enumerate(s.left) if any(d)))
+            return ToMove(MoveKind.DECISION, tuple([p for p, d in enumerate(s.left) if any(d)]))
         if ph == ROLL:
             return TO_MOVE_CHANCE
         if ph == WILD:
@@ -311,9 +326,14 @@ class CatSudoku(BaseGame[CSState, int]):
             return f"{name} is {what}; write only into empty fillable squares (CS-6)"
         if s.sheets[player][i]:
             return f"{name} already holds {s.sheets[player][i]}; what is written is final (CS-6)"
-        if i not in self.allowed_squares(s, player):
-            if s.turn == 0:
+        if s.turn == 0:
+            if not b.is_starting[i]:
                 return f"{name} is not a starting square; the setup roll goes on circles (CS-3)"
+        elif (
+            self.adjacent
+            and not any(s.sheets[player][j] for j in b.orth[i])
+            and i not in self.allowed_squares(s, player)
+        ):
             return (
                 f"{name} touches no filled square; with the option adjacent each new number "
                 "touches a filled square orthogonally (CS-6)"
@@ -321,22 +341,25 @@ class CatSudoku(BaseGame[CSState, int]):
         return None
 
     def apply(self, s: CSState, a: int, player: int | None = None) -> CSState:
-        text = self._fmt(a)
         if not isinstance(a, int) or isinstance(a, bool) or not 0 <= a < NUM_ACTIONS:
-            raise IllegalActionError(text, "not a Cat Sudoku action")
+            raise IllegalActionError(self._fmt(a), "not a Cat Sudoku action")
         tm = self.to_move(s)
         if tm.is_chance:
             if player is not None:
-                raise IllegalActionError(text, "the dice are being rolled; no player acts")
+                raise IllegalActionError(self._fmt(a), "the dice are being rolled; no player acts")
             if a >= NOWILD:
-                raise IllegalActionError(text, "the dice are being rolled: 'roll 1' to 'roll 6'")
+                raise IllegalActionError(
+                    self._fmt(a), "the dice are being rolled: 'roll 1' to 'roll 6'"
+                )
             return self._roll(s, a + 1)
-        p = self.acting_player(tm, player, text)
+        p = self.acting_player(tm, player, _Notation(self, a))
         if a < NOWILD:
-            raise IllegalActionError(text, "a die roll is a chance outcome, not a player's action")
+            raise IllegalActionError(
+                self._fmt(a), "a die roll is a chance outcome, not a player's action"
+            )
         reason = self.why_illegal(s, a, p)
         if reason is not None:
-            raise IllegalActionError(text, reason)
+            raise IllegalActionError(self._fmt(a), reason)
         if s.phase == WILD:
             return self._choose_wild(s, a)
         v, r, c = write_parts(a)
@@ -391,17 +414,21 @@ class CatSudoku(BaseGame[CSState, int]):
             d[v] -= 1  # a plain die showing v; wild dice stay free for other values
         else:
             d[0] -= 1
-        new_vals = tuple(vals)
-        if 0 not in (new_vals[j] for j in self.board.fillable):
+        if vals.count(0) > self._blocked:  # an empty fillable square is left
+            done = not any(d)
+        else:
             d = [0] * 7  # CS-6: a full sheet leaves the other dice unused
+            done = True
         sheets = list(s.sheets)
-        sheets[p] = new_vals
+        sheets[p] = tuple(vals)
         left = list(s.left)
         left[p] = tuple(d)
-        s = replace(s, sheets=tuple(sheets), left=tuple(left))
-        if any(any(x) for x in left):
-            return s
-        return self._end_turn(s)
+        s = CSState(
+            s.phase, s.turn, s.active, s.dice, s.wild, s.box, s.counter, tuple(sheets), tuple(left)
+        )
+        if done and not any(any(x) for x in left):
+            return self._end_turn(s)
+        return s
 
     def _end_turn(self, s: CSState) -> CSState:
         fill = self.board.fillable

@@ -24,6 +24,7 @@ _ANSI = {
     "bold": "\x1b[1m",
     "reset": "\x1b[0m",
 }
+_ANSI_RE = re.compile(r"\x1b\[[0-9;]*m")
 _WRITE_RE = re.compile(r"^([1-6]) (r\d+c\d+)$")
 _WILD_RE = re.compile(r"^wild ([12])\+ (blank )?([1-6])$")
 
@@ -58,7 +59,7 @@ def _sheet_lines(view: JsonDict, seat: int, paint: Any) -> list[str]:
     vals = view["values"][seat]
     circled, in_sets = _marks(view, seat)
     head = "     " + "".join(f"{c + 1:^3}" for c in range(cols))
-    out = [head]
+    out = [head.rstrip()]
     for r in range(rows):
         line = f"r{r + 1:<3} "
         for c in range(cols):
@@ -140,16 +141,31 @@ def render_text(view: JsonDict, *, color: bool = False) -> str:
             cells.append(mark)
         lines.append(f"  {row['label']:<11} " + " ".join(cells))
     seats = [_main_seat(view)] if view["observer"] is not None else list(range(len(names)))
-    for seat in seats:
-        sc = view["scoring"][seat]
-        label = "final score" if view["outcome"] is not None else "score so far"
+    label = "final score" if view["outcome"] is not None else "score so far"
+    # Sheets side by side, two to a band, each with its deductions below the band.
+    per_band = 2 if 3 * sheet["cols"] + 5 <= 60 else 1
+    for k in range(0, len(seats), per_band):
+        band = seats[k : k + per_band]
+        blocks = []
+        for seat in band:
+            sc = view["scoring"][seat]
+            title = paint(f"{names[seat]}", "bold") + f": {label} {sc['score']}"
+            blocks.append([title, *_sheet_lines(view, seat, paint)])
         lines.append("")
-        lines.append(
-            paint(f"{names[seat]}", "bold")
-            + f": {label} {sc['score']} ({view['empty'][seat]} empty squares)"
-        )
-        lines.extend(_sheet_lines(view, seat, paint))
-        lines.extend(_scoring_lines(view, seat))
+        width = 3 * sheet["cols"] + 8
+        for row in zip(*blocks, strict=True):
+            lines.append(
+                "".join(
+                    cell + " " * max(0, width - len(_ANSI_RE.sub("", cell))) for cell in row[:-1]
+                )
+                + row[-1]
+            )
+        for seat in band:
+            if len(band) > 1 or len(seats) > 1:
+                lines.append(f"{names[seat]} ({view['empty'][seat]} empty squares):")
+            else:
+                lines.append(f"({view['empty'][seat]} empty squares)")
+            lines.extend(_scoring_lines(view, seat))
     if view["observer"] is not None and len(names) > 1:
         lines.append("")
         lines.append(
@@ -230,9 +246,10 @@ def _svg_sheet(
                     f'stroke-width="{max(1.5, cell / 16)}"><title>{name}: {v} repeats in its '
                     f"segment (-{2 * circled[name]})</title></circle>"
                 )
-            elif name in in_sets:
+            if name in in_sets:
+                radius = cell * (0.47 if name in circled else 0.4)
                 out.append(
-                    f'<circle cx="{cx}" cy="{cy}" r="{cell * 0.4}" fill="none" '
+                    f'<circle cx="{cx}" cy="{cy}" r="{radius}" fill="none" '
                     f'stroke="{_PURPLE}" stroke-width="{max(1.5, cell / 16)}"><title>{name}: '
                     f"part of a diagonal set</title></circle>"
                 )
