@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 
 from sudoku_arena.core.errors import InvalidParameterError, NotationError
@@ -311,7 +311,7 @@ def shipped_text(name: str) -> str:
     return (resources.files(__package__) / "sheets" / f"{name}.sheet").read_text("utf-8")
 
 
-@cache
+@lru_cache(maxsize=64)
 def load_sheet(value: str) -> Sheet:
     """The sheet named ``value`` (shipped) or written as ``value`` (text with a newline)."""
     if "\n" in value:
