@@ -158,3 +158,7 @@ class GreedyAgent:
             return (int(blank), -row)
 
         return min(by_value[v], key=spare)
+
+
+#: The agents this game adds to the generic ones, by name.
+AGENTS = {"greedy": GreedyAgent}

@@ -680,22 +680,5 @@ class CatSudoku(BaseGame[CSState, int]):
             raise StateFormatError("not a Cat Sudoku state: " + "; ".join(problems))
         return s
 
-    # -- drawing and agents -----------------------------------------------------------------
-
-    def render_text(self, view: JsonDict, *, color: bool = False) -> str:
-        from sudoku_arena.games.cat_sudoku.render import render_text
-
-        return render_text(view, color=color)
-
-    def render_svg(self, view: JsonDict) -> str:
-        from sudoku_arena.games.cat_sudoku.render import render_svg
-
-        return render_svg(view)
-
-    def agent_factories(self) -> dict[str, Any]:
-        from sudoku_arena.games.cat_sudoku.agents import GreedyAgent
-
-        return {"greedy": GreedyAgent}
-
 
 __all__ = ["NUM_ACTIONS", "CSState", "CatSudoku"]

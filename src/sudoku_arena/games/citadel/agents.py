@@ -193,3 +193,7 @@ class GreedyAgent:
 
 
 __all__ = ["GreedyAgent", "target_distances"]
+
+
+#: The agents this game adds to the generic ones, by name.
+AGENTS = {"greedy": GreedyAgent}

@@ -848,22 +848,5 @@ class Citadel(BaseGame[CitadelState, int]):
             raise StateFormatError(f"unknown end reason {s.end!r}")
         return s
 
-    # -- drawing -----------------------------------------------------------------------------------
-
-    def render_text(self, view: JsonDict, *, color: bool = False) -> str:
-        from sudoku_arena.games.citadel.render import render_text
-
-        return render_text(view, color=color)
-
-    def render_svg(self, view: JsonDict) -> str:
-        from sudoku_arena.games.citadel.render import render_svg
-
-        return render_svg(view)
-
-    def agent_factories(self) -> dict[str, Any]:
-        from sudoku_arena.games.citadel.agents import GreedyAgent
-
-        return {"greedy": GreedyAgent}
-
 
 __all__ = ["END_REASONS", "PHASES", "SEATS", "Citadel", "CitadelState"]

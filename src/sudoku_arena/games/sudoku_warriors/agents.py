@@ -229,3 +229,7 @@ class GreedyAgent:
 
 
 __all__ = ["CELL_REGIONS", "GreedyAgent"]
+
+
+#: The agents this game adds to the generic ones, by name.
+AGENTS = {"greedy": GreedyAgent}

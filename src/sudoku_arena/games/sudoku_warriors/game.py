@@ -734,22 +734,5 @@ class SudokuWarriors(BaseGame[SWState, int]):
             bscore=(0,) * self._num_players,
         )
 
-    # -- drawing --------------------------------------------------------------------------------
-
-    def render_text(self, view: JsonDict, *, color: bool = False) -> str:
-        from sudoku_arena.games.sudoku_warriors.render import render_text
-
-        return render_text(view, color=color)
-
-    def render_svg(self, view: JsonDict) -> str:
-        from sudoku_arena.games.sudoku_warriors.render import render_svg
-
-        return render_svg(view)
-
-    def agent_factories(self) -> dict[str, Any]:
-        from sudoku_arena.games.sudoku_warriors.agents import GreedyAgent
-
-        return {"greedy": GreedyAgent}
-
 
 __all__ = ["END_REASONS", "PAIRS", "SYMBOLS", "SWState", "SudokuWarriors"]

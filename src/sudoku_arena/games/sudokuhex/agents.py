@@ -82,3 +82,7 @@ class GreedyAgent:
             keyed.append((-threat if solo else threat, h))
         low = min(k for k, _ in keyed)
         return self._rng.choice([h for k, h in keyed if k == low])
+
+
+#: The agents this game adds to the generic ones, by name.
+AGENTS = {"greedy": GreedyAgent}

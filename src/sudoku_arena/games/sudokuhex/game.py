@@ -601,23 +601,6 @@ class SuDokuHex(BaseGame[HexState, int]):
             blocked=blocked,
         )
 
-    # -- drawing --------------------------------------------------------------------------------
-
-    def render_text(self, view: JsonDict, *, color: bool = False) -> str:
-        from sudoku_arena.games.sudokuhex.render import render_text
-
-        return render_text(view, color=color)
-
-    def render_svg(self, view: JsonDict) -> str:
-        from sudoku_arena.games.sudokuhex.render import render_svg
-
-        return render_svg(view)
-
-    def agent_factories(self) -> dict[str, Any]:
-        from sudoku_arena.games.sudokuhex.agents import GreedyAgent
-
-        return {"greedy": GreedyAgent}
-
 
 def _state_problem(
     board: tuple[int, ...],

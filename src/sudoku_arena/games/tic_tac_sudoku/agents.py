@@ -55,3 +55,7 @@ class GreedyAgent:
         else:
             choices = [best[0][0]]
         return self._rng.choice(choices)
+
+
+#: The agents this game adds to the generic ones, by name.
+AGENTS = {"greedy": GreedyAgent}

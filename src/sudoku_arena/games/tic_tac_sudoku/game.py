@@ -365,23 +365,6 @@ class TicTacSudoku(BaseGame[TTSState, int]):
             raise StateFormatError(f"unknown end reason {s.end!r}")
         return s
 
-    # -- drawing --------------------------------------------------------------------------------
-
-    def render_text(self, view: JsonDict, *, color: bool = False) -> str:
-        from sudoku_arena.games.tic_tac_sudoku.render import render_text
-
-        return render_text(view, color=color)
-
-    def render_svg(self, view: JsonDict) -> str:
-        from sudoku_arena.games.tic_tac_sudoku.render import render_svg
-
-        return render_svg(view)
-
-    def agent_factories(self) -> dict[str, Any]:
-        from sudoku_arena.games.tic_tac_sudoku.agents import GreedyAgent
-
-        return {"greedy": GreedyAgent}
-
 
 def _bits(cells: tuple[int, ...], code: int) -> int:
     return sum(1 << i for i, c in enumerate(cells) if c == code)
