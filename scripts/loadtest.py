@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
 import json
 import multiprocessing
 import os
@@ -32,6 +33,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.parse
 from typing import Any
 
 MAX_ERRORS_SHOWN = 5
@@ -67,6 +69,151 @@ class Stats:
             self.error_samples.append(text[:200])
 
 
+class _Seat(asyncio.Protocol):
+    """One seat's WebSocket connection, as a plain asyncio protocol.
+
+    A load generator has to cost less than the server it measures, so this is a
+    minimal RFC 6455 client: it sends masked text frames, reads the server's unmasked
+    frames (answering pings) and reacts to each message in a callback.
+    """
+
+    def __init__(
+        self, token: str, rng: random.Random, stats: Stats, boards: bool, host: str, path: str
+    ) -> None:
+        self.token, self.rng, self.stats, self.boards = token, rng, stats, boards
+        self.host, self.path = host, path
+        self.done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.transport: Any = None
+        self.buf = bytearray()
+        self.upgraded = False
+        self.fragments: list[bytes] = []
+        self.seat: int | None = None
+        self.sent_at: float | None = None
+        self.sent_ply = -1
+        self.next_id = 0
+
+    # -- transport ------------------------------------------------------------------------
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport  # type: ignore[assignment]
+        key = base64.b64encode(os.urandom(16)).decode()
+        transport.write(
+            (
+                f"GET {self.path} HTTP/1.1\r\nHost: {self.host}\r\nUpgrade: websocket\r\n"
+                f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+                "Sec-WebSocket-Version: 13\r\n\r\n"
+            ).encode()
+        )
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self.done.done():
+            self.done.set_result(None)
+
+    def send_text(self, text: str, opcode: int = 1) -> None:
+        data = text.encode()
+        n = len(data)
+        if n < 126:
+            head = bytes([0x80 | opcode, 0x80 | n])
+        elif n < 65536:
+            head = bytes([0x80 | opcode, 0x80 | 126]) + n.to_bytes(2, "big")
+        else:
+            head = bytes([0x80 | opcode, 0x80 | 127]) + n.to_bytes(8, "big")
+        mask = os.urandom(4)
+        reps = (mask * (n // 4 + 1))[:n]
+        masked = (int.from_bytes(data, "big") ^ int.from_bytes(reps, "big")).to_bytes(n, "big")
+        assert self.transport is not None
+        self.transport.write(head + mask + masked)
+
+    def data_received(self, data: bytes) -> None:
+        self.buf += data
+        if not self.upgraded:
+            end = self.buf.find(b"\r\n\r\n")
+            if end < 0:
+                return
+            status = bytes(self.buf[:end]).split(b"\r\n", 1)[0]
+            del self.buf[: end + 4]
+            if b" 101 " not in status:
+                self.stats.error(f"handshake refused: {status.decode(errors='replace')}")
+                self.close()
+                return
+            self.upgraded = True
+            hello = {"type": "hello", "tokens": [self.token], "svg": self.boards}
+            self.send_text(json.dumps(hello))
+        buf = self.buf
+        while len(buf) >= 2:
+            fin, opcode, n = buf[0] & 0x80, buf[0] & 0x0F, buf[1] & 0x7F
+            at = 2
+            if n == 126:
+                if len(buf) < 4:
+                    return
+                n, at = int.from_bytes(buf[2:4], "big"), 4
+            elif n == 127:
+                if len(buf) < 10:
+                    return
+                n, at = int.from_bytes(buf[2:10], "big"), 10
+            if len(buf) < at + n:
+                return
+            payload = bytes(buf[at : at + n])
+            del buf[: at + n]
+            if opcode == 9:  # ping
+                self.send_text(payload.decode(errors="replace"), opcode=10)
+            elif opcode == 8:  # close
+                self.close()
+                return
+            elif opcode in (0, 1, 2):
+                self.fragments.append(payload)
+                if fin:
+                    message = b"".join(self.fragments).decode()
+                    self.fragments = []
+                    self.on_message(message)
+
+    def close(self) -> None:
+        if self.transport is not None:
+            self.transport.close()
+        if not self.done.done():
+            self.done.set_result(None)
+
+    # -- playing ------------------------------------------------------------------------------
+
+    def on_message(self, text: str) -> None:
+        head = json.loads(text.partition("\n")[0])
+        kind = head.get("type")
+        stats = self.stats
+        if kind == "ack" or head.get("ack") is not None:
+            if self.sent_at is not None and stats.measuring:
+                stats.latencies.append(time.perf_counter() - self.sent_at)
+                stats.moves += 1
+            self.sent_at = None
+        if kind == "state":
+            view = head["view"]
+            if head["status"] == "finished" or view.get("outcome"):
+                self.close()
+                return
+            ply = head["ply"]
+            if (
+                self.seat in view["to_move"]
+                and view["legal"]
+                and self.sent_at is None
+                and ply > self.sent_ply
+            ):
+                self.sent_ply = ply
+                self.next_id += 1
+                act = {
+                    "type": "act",
+                    "seat": self.seat,
+                    "ply": ply,
+                    "action": self.rng.choice(view["legal"]),
+                    "id": self.next_id,
+                }
+                self.sent_at = time.perf_counter()
+                self.send_text(json.dumps(act))
+        elif kind == "welcome":
+            self.seat = head["seats"][0] if head["seats"] else None
+        elif kind == "error":
+            stats.error(f"{head.get('code')}: {head.get('message')}")
+            self.sent_at = None
+
+
 async def _seat_loop(
     url: str,
     game_id: str,
@@ -77,53 +224,20 @@ async def _seat_loop(
     boards: bool,
 ) -> None:
     """Play one seat until the game ends or the test stops."""
-    from websockets.asyncio.client import connect
-
-    ws_url = url.replace("http", "ws", 1) + f"/ws/{game_id}"
-    async with connect(ws_url, compression=None, max_size=2**22, open_timeout=60) as ws:
-        await ws.send(json.dumps({"type": "hello", "tokens": [token], "svg": boards}))
-        seat: int | None = None
-        sent_at: float | None = None
-        sent_ply = -1
-        next_id = 0
-        while not stop.is_set():
-            try:
-                data = await asyncio.wait_for(ws.recv(), timeout=30)
-            except TimeoutError:
-                stats.error("no message for 30 s")
-                return
-            text = data if isinstance(data, str) else data.decode()
-            head = json.loads(text.partition("\n")[0])
-            kind = head.get("type")
-            if kind == "welcome":
-                seat = head["seats"][0] if head["seats"] else None
-                continue
-            if kind == "ack":
-                if sent_at is not None and stats.measuring:
-                    stats.latencies.append(time.perf_counter() - sent_at)
-                    stats.moves += 1
-                sent_at = None
-                continue
-            if kind == "error":
-                stats.error(f"{head.get('code')}: {head.get('message')}")
-                sent_at = None
-                continue
-            if kind != "state":
-                continue
-            view = head["view"]
-            if head["status"] == "finished" or view.get("outcome"):
-                return
-            ply = head["ply"]
-            if seat in view["to_move"] and view["legal"] and sent_at is None and ply > sent_ply:
-                action = rng.choice(view["legal"])
-                sent_ply = ply
-                sent_at = time.perf_counter()
-                next_id += 1
-                await ws.send(
-                    json.dumps(
-                        {"type": "act", "seat": seat, "ply": ply, "action": action, "id": next_id}
-                    )
-                )
+    parts = urllib.parse.urlsplit(url)
+    host, port = parts.hostname or "127.0.0.1", parts.port or 80
+    loop = asyncio.get_running_loop()
+    _, seat = await loop.create_connection(
+        lambda: _Seat(token, rng, stats, boards, f"{host}:{port}", f"/ws/{game_id}"), host, port
+    )
+    stopping = asyncio.ensure_future(stop.wait())
+    try:
+        await asyncio.wait([seat.done, stopping], timeout=120, return_when="FIRST_COMPLETED")
+        if not seat.done.done() and not stop.is_set():
+            stats.error("a game made no progress for 120 s")
+    finally:
+        stopping.cancel()
+        seat.close()
 
 
 async def _pair(
@@ -184,7 +298,12 @@ async def _run_clients(
 
 
 def _worker(args: tuple[str, str, int, float, float, int, bool], out: Any) -> None:
-    out.put(asyncio.run(_run_clients(*args)))
+    try:
+        import uvloop  # the clients' own overhead, kept low
+
+        out.put(uvloop.run(_run_clients(*args)))
+    except ImportError:
+        out.put(asyncio.run(_run_clients(*args)))
 
 
 def _percentile(sorted_values: list[float], q: float) -> float:

@@ -183,6 +183,9 @@ class Player:
             msg = self.recv()
             if msg["type"] in ("ack", "error") and msg.get("id") == msg_id:
                 return msg
+            ack = msg.get("ack")
+            if msg["type"] == "state" and ack is not None and ack.get("id") == msg_id:
+                return {"type": "ack", **ack}
 
     def close(self) -> None:
         with contextlib.suppress(Exception):

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import json
 import logging
 import random
 import secrets
@@ -54,6 +55,9 @@ class SeatSpec:
     name: str | None = None
 
 
+_STATE_PREFIX = '{"type":"state",'
+
+
 class Client:
     """One connection: the seats it may act for (none: a spectator) and its outbox.
 
@@ -70,6 +74,7 @@ class Client:
         self.want_svg = True  # False for clients that do not draw (bots, scripts)
         self.sent: dict[int | None, int] = {}  # observer -> log entries delivered
         self._out: deque[str | None] = deque()
+        self._acks: list[tuple[int, JsonDict]] = []
         self._state_queued = False
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -99,6 +104,12 @@ class Client:
             self._out.append(None)
             self._wake.set()
 
+    def ack(self, seat: int, msg_id: Any, ply: int, next_ply: int) -> None:
+        """Acknowledge a stored action of ``seat``: the ``ack`` field of the next
+        position sent for that seat (one frame, not two), else an ``ack`` message."""
+        self._acks.append((seat, {"id": msg_id, "ply": ply, "next_ply": next_ply}))
+        self.push_state()
+
     def resync(self) -> None:
         """Send the whole position and log again (after a refusal, or on request)."""
         self.sent = {}
@@ -124,13 +135,21 @@ class Client:
         g = self.game
         if g is None:
             return
+        acks, self._acks = self._acks, []
         for obs in self.observers():
             have = self.sent.get(obs, -1)
             if have == g.ply:
                 continue
             text = g.state_message(obs, max(have, 0), self.want_svg)
             self.sent[obs] = g.ply
+            mine = [a for seat, a in acks if seat == obs]
+            if mine and text.startswith(_STATE_PREFIX):
+                acks = [(seat, a) for seat, a in acks if seat != obs]
+                ack = json.dumps(mine[-1], separators=(",", ":"))
+                text = f'{_STATE_PREFIX}"ack":{ack},{text[len(_STATE_PREFIX) :]}'
             await self._send(text)
+        for _seat, a in acks:
+            await self._send(json.dumps({"type": "ack", **a}))
 
 
 class Arena:
@@ -310,8 +329,6 @@ class Arena:
         return new
 
     def _announce_rematch(self, lg: LiveGame) -> None:
-        import json
-
         msg = json.dumps({"type": "rematch", "game_id": lg.id, "rematch": lg.rematch})
         for c in self.clients.get(lg.id, ()):
             c.push(msg)

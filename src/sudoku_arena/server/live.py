@@ -34,6 +34,8 @@ from sudoku_arena.server.storage import GameRow, SeatRow
 
 #: Largest number of (ply, observer) messages kept per game.
 _CACHE = 16
+#: Views are plain JSON trees: no need to look for reference cycles.
+_ENCODE = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
 
 
 class ActionRefused(Exception):
@@ -332,7 +334,7 @@ class LiveGame:
             "log": self.log_json(observer, log_from),
             "view": self.view(observer),
         }
-        msg = json.dumps(header, separators=(",", ":"))
+        msg = _ENCODE(header)
         if svg:
             msg += "\n" + self.svg(observer)
         self._msgs[key] = msg

@@ -7,8 +7,9 @@ JSON text messages, at most ``max_message`` bytes each:
   position. ``"svg": false`` asks for positions without the SVG board (clients that do
   not draw: bots, scripts).
 * client ``{"type": "act", "seat": 0, "ply": 12, "action": "r5c3", "id": 7}``: the
-  action in notation, made at ``ply``. Answer ``ack`` (``ply``, ``next_ply``, ``id``)
-  once stored, then everybody gets the new position; or ``error`` (``code``,
+  action in notation, made at ``ply``. Once it is stored everybody gets the new
+  position, and the actor's carries ``"ack": {"id", "ply", "next_ply"}`` (a separate
+  ``{"type": "ack", ...}`` message when no position follows); or ``error`` (``code``,
   ``message``, ``id``) and a fresh copy of the position.
 * client ``{"type": "resync"}``: send the whole position again; ``{"type": "ping"}``.
 * server ``state``: one JSON line (``seat``, ``ply``, ``view``, ``log`` from
@@ -178,7 +179,7 @@ async def _act(
         return
 
     def ack(start: int, nxt: int) -> None:
-        client.push(json.dumps({"type": "ack", "id": msg_id, "ply": start, "next_ply": nxt}))
+        client.ack(seat, msg_id, start, nxt)
 
     try:
         await arena.act(lg, seat, ply, action, ack=ack)

@@ -303,6 +303,7 @@
           $("type-box").hidden = !st.seats.length;
           break;
         case "state": {
+          if (head.ack) { st.pending = null; notice(""); }
           const key = head.seat === null ? "spectator" : String(head.seat);
           const log = st.log[key] || [];
           if (head.log_from !== log.length && head.log_from !== 0) {
