@@ -78,9 +78,17 @@ class _Seat(asyncio.Protocol):
     """
 
     def __init__(
-        self, token: str, rng: random.Random, stats: Stats, boards: bool, host: str, path: str
+        self,
+        token: str,
+        rng: random.Random,
+        stats: Stats,
+        boards: bool,
+        think: float,
+        host: str,
+        path: str,
     ) -> None:
         self.token, self.rng, self.stats, self.boards = token, rng, stats, boards
+        self.think = think
         self.host, self.path = host, path
         self.done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self.transport: Any = None
@@ -175,6 +183,14 @@ class _Seat(asyncio.Protocol):
 
     # -- playing ------------------------------------------------------------------------------
 
+    def act(self, ply: int, action: str) -> None:
+        if self.done.done():
+            return
+        self.next_id += 1
+        act = {"type": "act", "seat": self.seat, "ply": ply, "action": action, "id": self.next_id}
+        self.sent_at = time.perf_counter()
+        self.send_text(json.dumps(act))
+
     def on_message(self, text: str) -> None:
         head = json.loads(text.partition("\n")[0])
         kind = head.get("type")
@@ -197,16 +213,12 @@ class _Seat(asyncio.Protocol):
                 and ply > self.sent_ply
             ):
                 self.sent_ply = ply
-                self.next_id += 1
-                act = {
-                    "type": "act",
-                    "seat": self.seat,
-                    "ply": ply,
-                    "action": self.rng.choice(view["legal"]),
-                    "id": self.next_id,
-                }
-                self.sent_at = time.perf_counter()
-                self.send_text(json.dumps(act))
+                action = self.rng.choice(view["legal"])
+                if self.think > 0:
+                    delay = self.think * (0.5 + self.rng.random())
+                    asyncio.get_running_loop().call_later(delay, self.act, ply, action)
+                else:
+                    self.act(ply, action)
         elif kind == "welcome":
             self.seat = head["seats"][0] if head["seats"] else None
         elif kind == "error":
@@ -222,13 +234,16 @@ async def _seat_loop(
     stats: Stats,
     stop: asyncio.Event,
     boards: bool,
+    think: float,
 ) -> None:
     """Play one seat until the game ends or the test stops."""
     parts = urllib.parse.urlsplit(url)
     host, port = parts.hostname or "127.0.0.1", parts.port or 80
     loop = asyncio.get_running_loop()
     _, seat = await loop.create_connection(
-        lambda: _Seat(token, rng, stats, boards, f"{host}:{port}", f"/ws/{game_id}"), host, port
+        lambda: _Seat(token, rng, stats, boards, think, f"{host}:{port}", f"/ws/{game_id}"),
+        host,
+        port,
     )
     stopping = asyncio.ensure_future(stop.wait())
     try:
@@ -248,13 +263,14 @@ async def _pair(
     stop: asyncio.Event,
     http: Any,
     boards: bool,
+    think: float,
 ) -> None:
     while not stop.is_set():
         try:
             made = await _create(http, game)
             tokens = [s["token"] for s in made["seats"]]
             await asyncio.gather(
-                *(_seat_loop(url, made["id"], t, rng, stats, stop, boards) for t in tokens)
+                *(_seat_loop(url, made["id"], t, rng, stats, stop, boards, think) for t in tokens)
             )
             stats.games += 1
         except Exception as exc:
@@ -263,18 +279,30 @@ async def _pair(
 
 
 async def _run_clients(
-    url: str, game: str, pairs: int, warmup: float, duration: float, seed: int, boards: bool
+    urls: list[str],
+    game: str,
+    pairs: int,
+    warmup: float,
+    duration: float,
+    seed: int,
+    boards: bool,
+    think: float,
 ) -> dict[str, Any]:
     import httpx
 
     stats = Stats()
     stop = asyncio.Event()
     limits = httpx.Limits(max_connections=64)
-    async with httpx.AsyncClient(base_url=url, timeout=60, limits=limits) as http:
+    https = [httpx.AsyncClient(base_url=u, timeout=60, limits=limits) for u in urls]
+    try:
         tasks = []
         for i in range(pairs):
             rng = random.Random(seed * 100_003 + i)
-            tasks.append(asyncio.create_task(_pair(url, game, rng, stats, stop, http, boards)))
+            # Each game lives on one server process (as behind a proxy routing by game).
+            k = i % len(urls)
+            tasks.append(
+                asyncio.create_task(_pair(urls[k], game, rng, stats, stop, https[k], boards, think))
+            )
             if i % 25 == 24:
                 await asyncio.sleep(0.05)  # do not open every connection in one burst
         await asyncio.sleep(warmup)
@@ -287,6 +315,9 @@ async def _run_clients(
         for t in tasks:
             t.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+    finally:
+        for h in https:
+            await h.aclose()
     return {
         "latencies": stats.latencies,
         "moves": stats.moves,
@@ -297,7 +328,7 @@ async def _run_clients(
     }
 
 
-def _worker(args: tuple[str, str, int, float, float, int, bool], out: Any) -> None:
+def _worker(args: tuple[list[str], str, int, float, float, int, bool, float], out: Any) -> None:
     try:
         import uvloop  # the clients' own overhead, kept low
 
@@ -313,7 +344,7 @@ def _percentile(sorted_values: list[float], q: float) -> float:
     return sorted_values[k]
 
 
-def _start_server(port: int, db_dir: str) -> subprocess.Popen[bytes]:
+def _start_server(port: int, db_dir: str, redis_url: str | None) -> subprocess.Popen[bytes]:
     exe = shutil.which("sudoku-arena") or os.path.join(
         os.path.dirname(sys.executable), "sudoku-arena"
     )
@@ -329,6 +360,8 @@ def _start_server(port: int, db_dir: str) -> subprocess.Popen[bytes]:
         "--log-level",
         "warning",
     ]
+    if redis_url:
+        cmd += ["--redis-url", redis_url, "--channel", f"arena-load-{os.getpid()}"]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
     deadline = time.time() + 30
     while time.time() < deadline:
@@ -343,13 +376,33 @@ def _start_server(port: int, db_dir: str) -> subprocess.Popen[bytes]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("--url", default="http://127.0.0.1:8000", help="server base URL")
+    ap.add_argument(
+        "--url",
+        default="http://127.0.0.1:8000",
+        help="server base URL; several, comma-separated, for several server processes "
+        "sharing one database (each game is played on one of them)",
+    )
     ap.add_argument("--serve", action="store_true", help="start a server on a fresh SQLite file")
+    ap.add_argument(
+        "--servers",
+        type=int,
+        default=1,
+        help="with --serve: server processes sharing the SQLite file (more than one needs "
+        "--redis-url for their fan-out)",
+    )
+    ap.add_argument("--redis-url", default=None, help="with --serve: Redis for the fan-out")
     ap.add_argument("--clients", type=int, default=100, help="WebSocket clients (even)")
     ap.add_argument("--procs", type=int, default=2, help="client processes")
     ap.add_argument("--game", default="tic-tac-sudoku", help="game id")
     ap.add_argument("--warmup", type=float, default=5.0, help="seconds before measuring")
     ap.add_argument("--duration", type=float, default=20.0, help="seconds measured")
+    ap.add_argument(
+        "--think",
+        type=float,
+        default=100.0,
+        help="milliseconds a client thinks before each move (uniform 0.5x-1.5x); "
+        "0 sends each move the moment the position arrives",
+    )
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument(
         "--boards",
@@ -361,14 +414,18 @@ def main() -> None:
     args = ap.parse_args()
     if args.clients < 2 or args.duration <= 0 or args.duration > 3600:
         ap.error("--clients must be at least 2 and --duration in (0, 3600]")
-    server = None
+    if args.servers > 1 and not args.redis_url:
+        ap.error("--servers above 1 needs --redis-url")
+    servers: list[subprocess.Popen[bytes]] = []
     tmp = None
-    url = args.url.rstrip("/")
+    urls = [u.strip().rstrip("/") for u in args.url.split(",") if u.strip()]
     if args.serve:
         tmp = tempfile.mkdtemp(prefix="arena-load-")
-        port = _free_port()
-        server = _start_server(port, tmp)
-        url = f"http://127.0.0.1:{port}"
+        urls = []
+        for _ in range(args.servers):
+            port = _free_port()
+            servers.append(_start_server(port, tmp, args.redis_url))
+            urls.append(f"http://127.0.0.1:{port}")
     try:
         pairs = args.clients // 2
         procs = max(1, min(args.procs, pairs))
@@ -377,7 +434,16 @@ def main() -> None:
         workers = []
         for k in range(procs):
             share = pairs // procs + (1 if k < pairs % procs else 0)
-            a = (url, args.game, share, args.warmup, args.duration, args.seed * 31 + k, args.boards)
+            a = (
+                urls,
+                args.game,
+                share,
+                args.warmup,
+                args.duration,
+                args.seed * 31 + k,
+                args.boards,
+                args.think / 1000,
+            )
             p = ctx.Process(target=_worker, args=(a, out))
             p.start()
             workers.append(p)
@@ -385,8 +451,9 @@ def main() -> None:
         for p in workers:
             p.join(timeout=30)
     finally:
-        if server is not None:
+        for server in servers:
             server.send_signal(signal.SIGINT)
+        for server in servers:
             try:
                 server.wait(timeout=20)
             except subprocess.TimeoutExpired:
@@ -399,8 +466,10 @@ def main() -> None:
     elapsed = max(r["elapsed"] for r in results)
     figures = {
         "clients": pairs * 2,
+        "servers": len(urls),
         "game": args.game,
         "boards": args.boards,
+        "think_ms": args.think,
         "duration_s": round(elapsed, 2),
         "moves": moves,
         "moves_per_s": round(moves / elapsed, 1),
@@ -414,7 +483,8 @@ def main() -> None:
     }
     print(
         f"{figures['clients']} clients, {figures['game']}"
-        f"{' with SVG boards' if args.boards else ''}, {figures['duration_s']} s: "
+        f"{' with SVG boards' if args.boards else ''}, think {args.think:g} ms, "
+        f"{figures['duration_s']} s: "
         f"{figures['moves_per_s']} moves/s; ack latency p50 {figures['p50_ms']} ms, "
         f"p90 {figures['p90_ms']} ms, p99 {figures['p99_ms']} ms, max {figures['max_ms']} ms; "
         f"errors {errors}; games finished {figures['games_finished']}"

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import hashlib
 import json
 import logging
 import random
 import secrets
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -172,6 +173,8 @@ class Arena:
         self._bot_tasks: dict[tuple[str, int], asyncio.Task[None]] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self._rematch_lock = asyncio.Lock()
+        self._finished: OrderedDict[str, None] = OrderedDict()
+        self.keep_finished = 64
         self.moves = 0  # actions committed by this process (stats)
 
     # -- life cycle ------------------------------------------------------------------------
@@ -189,6 +192,10 @@ class Arena:
                 self.schedule_bots(lg)
         if ids:
             log.info("resumed %d active games", len(ids))
+        # Everything loaded so far lives as long as the process: keep it out of the
+        # collector's full passes, whose pauses would otherwise stall every game.
+        gc.collect()
+        gc.freeze()
 
     async def stop(self) -> None:
         for task in list(self._bot_tasks.values()):
@@ -288,7 +295,7 @@ class Arena:
             seats=seat_rows,
             actions=[(e.ply, e.actor, e.action) for e in entries],
         )
-        lg = LiveGame(row)
+        lg = LiveGame(row, game)
         if lg.outcome is not None:  # over before anybody moved (degenerate set-up)
             row.status, row.outcome = "finished", lg.outcome
         await self.storage.write(CreateGame(row))
@@ -324,7 +331,7 @@ class Arena:
             await self.storage.write(SetRematch(lg.id, new.id))
             lg.rematch = new.id
         if self.fanout is not None:
-            await self.fanout.publish({"kind": "rematch", "game": lg.id, "rematch": new.id})
+            self.fanout.publish({"kind": "rematch", "game": lg.id, "rematch": new.id})
         self._announce_rematch(lg)
         return new
 
@@ -373,7 +380,7 @@ class Arena:
             lg.commit(pending)
             self.moves += 1
             if self.fanout is not None:
-                await self.fanout.publish(
+                self.fanout.publish(
                     {"kind": "actions", "game": lg.id, "from": start, "entries": op.entries}
                 )
             end = lg.ply
@@ -389,6 +396,19 @@ class Arena:
     def after_move(self, lg: LiveGame) -> None:
         self.broadcast(lg)
         self.schedule_bots(lg)
+        if lg.over:
+            self._retire(lg)
+
+    def _retire(self, lg: LiveGame) -> None:
+        """Keep a finished game in memory only while somebody looks at it, and a few
+        recent ones for replays; the database has them all."""
+        if lg.over and not self.clients.get(lg.id):
+            self._finished.pop(lg.id, None)
+            self._finished[lg.id] = None
+            while len(self._finished) > self.keep_finished:
+                old, _ = self._finished.popitem(last=False)
+                if not self.clients.get(old):
+                    self.games.pop(old, None)
 
     async def _catch_up(self, lg: LiveGame) -> None:
         """Apply what other processes committed since our copy (from the database)."""
@@ -516,3 +536,4 @@ class Arena:
                 clients.discard(client)
                 if not clients:
                     del self.clients[client.game.id]
+                    self._retire(client.game)

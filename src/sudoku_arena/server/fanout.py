@@ -33,6 +33,8 @@ class RedisFanout:
         self.origin = uuid.uuid4().hex
         self._redis: Any = None
         self._task: asyncio.Task[None] | None = None
+        self._sender: asyncio.Task[None] | None = None
+        self._outbox: asyncio.Queue[str] = asyncio.Queue()
         self._ready = asyncio.Event()
 
     async def start(self, handler: Handler) -> None:
@@ -40,26 +42,41 @@ class RedisFanout:
 
         self._redis = aioredis.from_url(self.url)
         self._task = asyncio.create_task(self._listen(handler))
+        self._sender = asyncio.create_task(self._send())
         await asyncio.wait_for(self._ready.wait(), timeout=10)
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._task
-            self._task = None
+        for task in (self._task, self._sender):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+        self._task = self._sender = None
         if self._redis is not None:
             await self._redis.aclose()
             self._redis = None
 
-    async def publish(self, event: JsonDict) -> None:
+    def publish(self, event: JsonDict) -> None:
+        """Queue ``event``; one task sends the queue in order, many per round trip."""
         if self._redis is None:
             return
-        data = json.dumps({**event, "origin": self.origin}, separators=(",", ":"))
-        try:
-            await self._redis.publish(self.channel, data)
-        except Exception as exc:  # the database still has it; others catch up on reload
-            log.warning("fan-out: publish failed: %s", exc)
+        self._outbox.put_nowait(json.dumps({**event, "origin": self.origin}, separators=(",", ":")))
+
+    async def _send(self) -> None:
+        while True:
+            batch = [await self._outbox.get()]
+            while not self._outbox.empty() and len(batch) < 500:
+                batch.append(self._outbox.get_nowait())
+            try:
+                pipe = self._redis.pipeline(transaction=False)
+                for data in batch:
+                    pipe.publish(self.channel, data)
+                await pipe.execute()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # the database has it all; others catch up on reload
+                log.warning("fan-out: publish failed: %s", exc)
+                await asyncio.sleep(0.2)
 
     async def _listen(self, handler: Handler) -> None:
         while True:

@@ -22,7 +22,6 @@ import hashlib
 import hmac
 import json
 import random
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,7 +31,8 @@ from sudoku_arena.core.record import Record, replay
 from sudoku_arena.core.types import JsonDict, Outcome
 from sudoku_arena.server.storage import GameRow, SeatRow
 
-#: Largest number of (ply, observer) messages kept per game.
+#: Largest number of messages kept for one position (views and boards are kept for the
+#: current position only, one per observer).
 _CACHE = 16
 #: Views are plain JSON trees: no need to look for reference cycles.
 _ENCODE = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
@@ -81,7 +81,10 @@ class Pending:
 class LiveGame:
     """A game's committed history and the messages observers get about it."""
 
-    def __init__(self, row: GameRow) -> None:
+    def __init__(self, row: GameRow, game: Any = None) -> None:
+        """Rebuild the game stored as ``row`` by replaying its log; ``game`` (already
+        built from ``row``'s parameters, as when it was just created) saves loading it
+        again."""
         self.id = row.id
         self.row = row
         self.seats: list[SeatRow] = sorted(row.seats, key=lambda s: s.seat)
@@ -96,7 +99,12 @@ class LiveGame:
             outcome=None if row.outcome is None else Outcome.from_json(row.outcome),
         )
         # The log is the truth: replay it (this also checks every stored action).
-        game, states = replay(record)
+        if game is None:
+            game, states = replay(record)
+        else:
+            states = [game.initial_state()]
+            for e in record.actions:
+                states.append(game.apply(states[-1], game.parse_action(e.action), e.actor))
         self.game: Any = game
         self.spec = game.spec
         self.seed = row.seed
@@ -105,9 +113,10 @@ class LiveGame:
         self.status = row.status
         self.outcome: JsonDict | None = row.outcome
         self.rematch: str | None = row.rematch
-        self._views: OrderedDict[tuple[int, int | None], JsonDict] = OrderedDict()
-        self._svgs: OrderedDict[tuple[int, str], str] = OrderedDict()
-        self._msgs: OrderedDict[tuple[int, int | None, int], str] = OrderedDict()
+        self._views: dict[tuple[int, int | None], JsonDict] = {}
+        self._svgs: dict[tuple[int, str], str] = {}
+        self._view_texts: list[tuple[JsonDict, str]] = []  # current position only
+        self._msgs: dict[tuple[int, int | None, int], str] = {}
         self._visible: dict[tuple[int, int | None], str | None] = {}
         #: Held while an action on this game is checked and stored (one at a time).
         self.lock = asyncio.Lock()
@@ -223,8 +232,16 @@ class LiveGame:
         out = game.outcome(all_states[-1])
         return Pending(entries, all_states, out)
 
+    def _forget_position(self) -> None:
+        """Drop what was built for the previous position (views, boards, messages)."""
+        self._views.clear()
+        self._view_texts.clear()
+        self._svgs.clear()
+        self._msgs.clear()
+
     def commit(self, pending: Pending) -> None:
         """Add a written ``pending`` to the history."""
+        self._forget_position()
         self.log.extend(pending.entries)
         self.states.extend(pending.states)
         if pending.outcome is not None:
@@ -243,6 +260,7 @@ class LiveGame:
             state = game.apply(state, game.parse_action(text), actor)
             states.append(state)
             log.append(LogEntry(ply, actor, text))
+        self._forget_position()
         self.log.extend(log)
         self.states.extend(states)
         out = game.outcome(self.state)
@@ -258,9 +276,22 @@ class LiveGame:
         if v is None:
             v = self.game.view(self.state, observer)
             self._views[key] = v
-            if len(self._views) > _CACHE:
-                self._views.popitem(last=False)
         return v
+
+    def view_json(self, observer: int | None) -> str:
+        """``observer``'s view as JSON; seats whose views differ only in the
+        ``observer`` field (every seat, in most games without secrets) share one
+        encoding of the rest."""
+        v = self.view(observer)
+        if "observer" not in v:
+            return _ENCODE(v)
+        rest = {k: x for k, x in v.items() if k != "observer"}
+        text = next((t for seen, t in self._view_texts if seen == rest), None)
+        if text is None:
+            text = _ENCODE(rest)
+            self._view_texts.append((rest, text))
+        head = '{"observer":' + _ENCODE(v["observer"])
+        return head + "}" if text == "{}" else head + "," + text[1:]
 
     def svg(self, observer: int | None) -> str:
         """The board for ``observer``, drawn from his view.
@@ -278,8 +309,6 @@ class LiveGame:
         if svg is None:
             svg = self.game.render_svg(v)
             self._svgs[key] = svg
-            if len(self._svgs) > _CACHE:
-                self._svgs.popitem(last=False)
         return svg
 
     def entry_text(self, index: int, observer: int | None) -> str | None:
@@ -332,14 +361,12 @@ class LiveGame:
             "rematch": self.rematch,
             "log_from": log_from,
             "log": self.log_json(observer, log_from),
-            "view": self.view(observer),
         }
-        msg = _ENCODE(header)
+        msg = _ENCODE(header)[:-1] + ',"view":' + self.view_json(observer) + "}"
         if svg:
             msg += "\n" + self.svg(observer)
-        self._msgs[key] = msg
-        if len(self._msgs) > _CACHE:
-            self._msgs.popitem(last=False)
+        if len(self._msgs) < _CACHE:
+            self._msgs[key] = msg
         return msg
 
     def record_json(self) -> JsonDict:

@@ -177,6 +177,9 @@ def make_engine(url: str) -> Engine:
             # a power cut, not only a crash of the process.
             cur.execute("PRAGMA synchronous=FULL")
             cur.execute("PRAGMA busy_timeout=30000")
+            # Checkpoints run in their own thread (Storage._checkpointer), not inside
+            # the commit of whichever move happens to fill the WAL.
+            cur.execute("PRAGMA wal_autocheckpoint=0")
             cur.close()
 
         return engine
@@ -193,6 +196,8 @@ class Storage:
         self._max_batch = max_batch
         self._queue: queue.SimpleQueue[tuple[Op, Done] | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
+        self._checkpoints: threading.Thread | None = None
+        self._stop = threading.Event()
         self.commits = 0  # transactions committed by the writer (for tests and stats)
         self.written = 0  # operations written
 
@@ -200,18 +205,46 @@ class Storage:
 
     def start(self) -> None:
         if self._thread is None:
+            self._stop.clear()
             self._thread = threading.Thread(
                 target=self._writer, name="arena-storage-writer", daemon=True
             )
             self._thread.start()
+            if self.url.startswith("sqlite"):
+                self._checkpoints = threading.Thread(
+                    target=self._checkpointer, name="arena-storage-checkpoint", daemon=True
+                )
+                self._checkpoints.start()
 
     def close(self) -> None:
         """Write what is queued, stop the writer and release connections."""
+        self._stop.set()
         if self._thread is not None:
             self._queue.put(None)
             self._thread.join()
             self._thread = None
+        if self._checkpoints is not None:
+            self._checkpoints.join()
+            self._checkpoints = None
+        if self.url.startswith("sqlite"):
+            self._checkpoint("TRUNCATE")
         self.engine.dispose()
+
+    def _checkpointer(self) -> None:
+        """Copy the WAL into the database file now and then, beside the writer.
+
+        A PASSIVE checkpoint never blocks the writer, so no commit (and no move
+        waiting for it) pays for copying the log.
+        """
+        while not self._stop.wait(1.0):
+            self._checkpoint("PASSIVE")
+
+    def _checkpoint(self, mode: str) -> None:
+        try:
+            with self.engine.connect() as conn:
+                conn.exec_driver_sql(f"PRAGMA wal_checkpoint({mode})")
+        except Exception as exc:  # pragma: no cover - best effort, retried next time
+            log.warning("storage: checkpoint failed: %s", exc)
 
     def submit(self, op: Op, done: Done) -> None:
         """Queue ``op``; ``done(error)`` is called from the writer thread once committed
