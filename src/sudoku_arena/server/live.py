@@ -10,9 +10,10 @@ restart draws exactly what it would have drawn without the restart, and the seed
 leaves the server while the game goes on.
 
 What observers receive is built here and only from the game's ``view`` (and SVG drawn
-from that view), plus the log. In games with hidden information a chance outcome in the
-log is shown to an observer only when his own view tells it apart from every other
-possible outcome (a tile a player drew is shown to him, ``draw ?`` to everybody else).
+from that view), plus the log, whose entries pass through the game's ``public_action``
+unless the observer may see them: a chance outcome is shown in full only to an observer
+whose own view tells it apart from every other possible outcome (a tile a player drew
+reads ``draw 5`` to him, ``draw`` to everybody else).
 """
 
 from __future__ import annotations
@@ -117,7 +118,7 @@ class LiveGame:
         self._svgs: dict[tuple[int, str], str] = {}
         self._view_texts: list[tuple[JsonDict, str]] = []  # current position only
         self._msgs: dict[tuple[int, int | None, int], str] = {}
-        self._visible: dict[tuple[int, int | None], str | None] = {}
+        self._visible: dict[tuple[int, int | None], str] = {}
         #: Held while an action on this game is checked and stored (one at a time).
         self.lock = asyncio.Lock()
 
@@ -311,26 +312,39 @@ class LiveGame:
             self._svgs[key] = svg
         return svg
 
-    def entry_text(self, index: int, observer: int | None) -> str | None:
-        """The log entry ``index`` as ``observer`` may read it (``None``: hidden)."""
+    def entry_text(self, index: int, observer: int | None) -> str:
+        """The log entry ``index`` as ``observer`` may read it.
+
+        Everything once the game is over, and a seat's own actions. Otherwise what the
+        game's ``public_action`` makes of it (``draw`` for a secret ``draw 5``), except a
+        chance outcome the observer's own view tells apart from every other possible
+        outcome (the player who drew the tile sees ``draw 5``).
+        """
         entry = self.log[index]
-        if entry.actor is not None or not self.spec.hidden_information or self.over:
+        if self.over or (entry.actor is not None and entry.actor == observer):
             return entry.action
+        public = self._public(entry.action)
+        if public == entry.action or entry.actor is not None:
+            return public
         key = (index, observer)
-        if key in self._visible:
-            return self._visible[key]
-        game = self.game
-        before = self.states[index]
-        mine = _canon(game.view(self.states[index + 1], observer))
-        shown: str | None = entry.action
-        for a, _p in game.chance_outcomes(before):
-            if game.format_action(a) == entry.action:
-                continue
-            if _canon(game.view(game.apply(before, a, None), observer)) == mine:
-                shown = None  # the observer cannot tell this outcome from another
-                break
-        self._visible[key] = shown
+        shown = self._visible.get(key)
+        if shown is None:
+            game = self.game
+            before = self.states[index]
+            mine = _canon(game.view(self.states[index + 1], observer))
+            shown = entry.action
+            for a, _p in game.chance_outcomes(before):
+                if game.format_action(a) == entry.action:
+                    continue
+                if _canon(game.view(game.apply(before, a, None), observer)) == mine:
+                    shown = public  # the observer cannot tell this outcome from another
+                    break
+            self._visible[key] = shown
         return shown
+
+    def _public(self, text: str) -> str:
+        redact = getattr(self.game, "public_action", None)
+        return str(redact(text)) if redact is not None else text
 
     def log_json(self, observer: int | None, start: int = 0) -> list[JsonDict]:
         return [
