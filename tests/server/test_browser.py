@@ -152,3 +152,39 @@ def test_spectator_and_invite_links_in_the_browser(
         page.screenshot(path=str(shots / "07-hex-invite.png"))
         friend.screenshot(path=str(shots / "08-hex-friend-phone.png"), full_page=True)
         watcher.screenshot(path=str(shots / "09-hex-spectator.png"))
+
+
+def test_two_click_actions_and_off_board_buttons(
+    sqlite_url: str, browser: Any, shots: Path
+) -> None:
+    """Cat Sudoku writes a die value in two clicks (``data-select`` then an action shown
+    with ``data-from``); legal actions without an element on the board are buttons."""
+    from arena_helpers import create
+
+    config = ServerConfig(database_url=sqlite_url, bot_workers=0, bot_delay=0.0)
+    with LiveServer(config) as server:
+        made = create(server.url, game="cat-sudoku", seats=[{"kind": "human"}], mode="hotseat")
+        page = browser.new_page(viewport={"width": 1100, "height": 800})
+        page.goto(server.url + made["hotseat_url"])
+        page.wait_for_selector("#board svg")
+        clicks = 0
+        for _ in range(12):
+            before = page.locator("#log li").count()
+            selectable = page.locator(".board.my-turn [data-select].live")
+            buttons = page.locator("#actions button")
+            if selectable.count():
+                hidden = page.locator("[data-from]:visible").count()
+                selectable.first.click()
+                shown = page.locator(".board.my-turn [data-action].live:visible")
+                assert shown.count() > 0 and hidden == 0
+                shown.first.click()
+            elif buttons.count():
+                assert buttons.first.get_attribute("data-offboard")
+                buttons.first.click()
+            else:
+                page.locator(".board.my-turn [data-action].live:visible").first.click()
+            page.wait_for_function(f"() => document.querySelectorAll('#log li').length > {before}")
+            clicks += 1
+        page.screenshot(path=str(shots / "10-cat-sudoku-two-clicks.png"))
+        stored = server.arena.storage.load_game(made["id"])
+        assert sum(1 for _, actor, _ in stored.actions if actor == 0) >= clicks

@@ -239,7 +239,7 @@
     const tokens = tokensFromHash();
     const st = {
       ws: null, info: null, seats: [], states: {}, shown: null, revealed: null, log: {},
-      nextId: 1, pending: null, retry: 0, closedForGood: false, selected: null,
+      nextId: 1, pending: null, retry: 0, closedForGood: false, selected: null, drawnPly: -1,
     };
     $("watch-link").href = `/play/${gameId}`;
     $("watch-link").textContent = `${location.origin}/play/${gameId}`;
@@ -447,6 +447,8 @@
 
     function drawBoard(seat, view, svg, ply) {
       const board = $("board");
+      if (ply !== st.drawnPly) st.selected = null; // a new position starts unselected
+      st.drawnPly = ply;
       const root = showBoard(board, svg);
       const legal = view.legal || [];
       const canAct = seat !== null && st.seats.includes(seat) && (view.to_move || []).includes(seat) && !view.outcome;
