@@ -23,7 +23,7 @@ import hashlib
 import hmac
 import json
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sudoku_arena.core.errors import ArenaError, IllegalActionError
@@ -87,7 +87,7 @@ class LiveGame:
         built from ``row``'s parameters, as when it was just created) saves loading it
         again."""
         self.id = row.id
-        self.row = row
+        self.row = replace(row, actions=[])  # the log below holds them
         self.seats: list[SeatRow] = sorted(row.seats, key=lambda s: s.seat)
         record = Record(
             format=RECORD_FORMAT,

@@ -18,6 +18,7 @@ batch is written normally.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import queue
@@ -257,11 +258,7 @@ class Storage:
         """Queue ``op`` and wait until it is committed; raises ``StorageError``."""
         loop = asyncio.get_running_loop()
         fut: asyncio.Future[None] = loop.create_future()
-
-        def done(err: BaseException | None) -> None:
-            loop.call_soon_threadsafe(_settle, fut, err)
-
-        self.submit(op, done)
+        self.submit(op, _Waiter(loop, fut))
         await fut
 
     def write_sync(self, op: Op) -> None:
@@ -288,14 +285,30 @@ class Storage:
             self._write_batch(batch)
 
     def _write_batch(self, batch: list[tuple[Op, Done]]) -> None:
+        """Write ``batch`` and report each outcome; the waiters of one event loop are
+        woken together, with one call into that loop per batch."""
+        results: list[tuple[Done, BaseException | None]] = []
+        self._write_all(batch, results)
+        by_loop: dict[asyncio.AbstractEventLoop, list[tuple[_Waiter, BaseException | None]]] = {}
+        for done, err in results:
+            if isinstance(done, _Waiter):
+                by_loop.setdefault(done.loop, []).append((done, err))
+            else:
+                done(err)
+        for loop, waiters in by_loop.items():
+            with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits
+                loop.call_soon_threadsafe(_settle_all, waiters)
+
+    def _write_all(
+        self, batch: list[tuple[Op, Done]], results: list[tuple[Done, BaseException | None]]
+    ) -> None:
         for attempt in range(5):
             try:
                 with self.engine.begin() as conn:
                     self._apply_many(conn, [op for op, _ in batch])
                 self.commits += 1
                 self.written += len(batch)
-                for _, done in batch:
-                    done(None)
+                results.extend((done, None) for _, done in batch)
                 return
             except IntegrityError:
                 break  # somebody's plies exist already: retry one by one below
@@ -304,12 +317,11 @@ class Storage:
                 time.sleep(0.05 * (attempt + 1))
             except Exception as exc:  # pragma: no cover - unexpected database error
                 log.exception("storage: write failed")
-                for _, done in batch:
-                    done(StorageError(f"storage failed: {type(exc).__name__}"))
+                err = StorageError(f"storage failed: {type(exc).__name__}")
+                results.extend((done, err) for _, done in batch)
                 return
         else:
-            for _, done in batch:
-                done(StorageError("storage is unavailable"))
+            results.extend((done, StorageError("storage is unavailable")) for _, done in batch)
             return
         for op, done in batch:
             try:
@@ -317,12 +329,12 @@ class Storage:
                     self._apply(conn, op)
                 self.commits += 1
                 self.written += 1
-                done(None)
+                results.append((done, None))
             except IntegrityError:
-                done(ConflictError("those plies were already written"))
+                results.append((done, ConflictError("those plies were already written")))
             except Exception as exc:
                 log.exception("storage: write failed")
-                done(StorageError(f"storage failed: {type(exc).__name__}"))
+                results.append((done, StorageError(f"storage failed: {type(exc).__name__}")))
 
     def _apply_many(self, conn: Connection, ops: list[Op]) -> None:
         """One transaction for a whole batch: action rows go in one multi-row insert."""
@@ -482,13 +494,27 @@ class Storage:
             return len(rows)
 
 
-def _settle(fut: asyncio.Future[None], err: BaseException | None) -> None:
-    if fut.done():
-        return
-    if err is None:
-        fut.set_result(None)
-    else:
-        fut.set_exception(err)
+class _Waiter:
+    """A coroutine waiting in ``loop`` for its write (see ``Storage.write``)."""
+
+    __slots__ = ("fut", "loop")
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, fut: asyncio.Future[None]) -> None:
+        self.loop = loop
+        self.fut = fut
+
+    def __call__(self, err: BaseException | None) -> None:
+        self.loop.call_soon_threadsafe(_settle_all, [(self, err)])
+
+
+def _settle_all(waiters: list[tuple[_Waiter, BaseException | None]]) -> None:
+    for w, err in waiters:
+        if w.fut.done():
+            continue
+        if err is None:
+            w.fut.set_result(None)
+        else:
+            w.fut.set_exception(err)
 
 
 def _action_rows(op: AppendActions, now: float) -> list[dict[str, Any]]:
