@@ -297,3 +297,41 @@ def test_many_clients_at_once(server: LiveServer) -> None:
     assert errors == []
     for g in games:
         assert len(server.arena.storage.load_game(g["id"]).actions) == 10
+
+
+def test_bots_alone_finish_their_game(server: LiveServer) -> None:
+    made = create(server.url, seats=[{"kind": "bot", "agent": "random"}] * 2)
+    watcher = Player(server.ws_url, made["id"])
+    deadline = time.time() + 20
+    while watcher.state[None]["status"] != "finished":
+        watcher.recv(timeout=max(0.1, deadline - time.time()))
+    assert server.arena.storage.load_game(made["id"]).status == "finished"
+    watcher.close()
+
+
+def test_a_bot_in_a_simultaneous_phase_moves_whoever_acts_first(server: LiveServer) -> None:
+    spec = next(s for s in registered_games() if s.simultaneous and s.max_players >= 2)
+    made = create(
+        server.url,
+        game=spec.id,
+        params={"players": 2},
+        seats=[{"kind": "human"}, {"kind": "bot", "agent": "random"}],
+    )
+    me = Player(server.ws_url, made["id"], [made["seats"][0]["token"]])
+    rng = random.Random(4)
+    both_to_move = 0
+    for _ in range(40):
+        st = me.state[0]
+        if st["status"] == "finished":
+            break
+        to_move = st["view"]["to_move"]
+        if 0 in to_move:
+            both_to_move += 1 in to_move
+            ack = me.act(rng.choice(st["view"]["legal"]), st["ply"], msg_id=st["ply"])
+            assert ack["type"] in ("ack", "error"), ack  # the bot may have moved first
+            me.wait_ply(st["ply"] + 1)
+        else:
+            me.wait_ply(st["ply"] + 1)  # the bot is to move: it does
+    log = [a for _, a, _ in server.arena.storage.load_game(made["id"]).actions]
+    assert both_to_move > 0 and 1 in log
+    me.close()

@@ -469,17 +469,22 @@ class Arena:
                 self._bot_tasks[key] = asyncio.create_task(self._bot_move(lg, seat))
 
     async def _bot_move(self, lg: LiveGame, seat: int) -> None:
+        """Let the bot in ``seat`` think and act; then start whichever bot is due.
+
+        The action carries the ply the bot thought at: in a simultaneous phase it still
+        counts when only other seats acted meanwhile; otherwise it is refused as stale
+        and the bot thinks again on the new position.
+        """
         key = (lg.id, seat)
         loop = asyncio.get_running_loop()
         t0 = loop.time()
+        again = True
         try:
             ply = lg.ply
             text = await self._bot_choice(lg, seat, ply)
             wait = self.bot_delay - (loop.time() - t0)
             if wait > 0:
                 await asyncio.sleep(wait)
-            if lg.ply != ply or seat not in lg.bots_to_move():
-                return
             try:
                 await self.act(lg, seat, ply, text)
             except ActionRefused as exc:
@@ -487,21 +492,22 @@ class Arena:
                     return
                 log.error("game %s: bot %s chose %r: %s", lg.id, seat, text, exc.message)
                 legal = lg.game.legal_actions(lg.state, seat)
-                if not legal:
-                    return
-                choice = random.Random(f"{lg.seed}:{ply}").choice(list(legal))
-                await self.act(lg, seat, ply, lg.game.format_action(choice))
+                if legal:
+                    choice = random.Random(f"{lg.seed}:{lg.ply}").choice(list(legal))
+                    await self.act(lg, seat, lg.ply, lg.game.format_action(choice))
         except asyncio.CancelledError:
+            again = False
             raise
         except ActionRefused:
             pass
         except Exception:
             log.exception("game %s: bot for seat %d failed", lg.id, seat)
-            return
+            again = False  # do not spin on a broken agent
         finally:
             if self._bot_tasks.get(key) is asyncio.current_task():
                 del self._bot_tasks[key]
-        self.schedule_bots(lg)
+            if again:
+                self.schedule_bots(lg)
 
     async def _bot_choice(self, lg: LiveGame, seat: int, ply: int) -> str:
         game = lg.game
