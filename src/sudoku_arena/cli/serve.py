@@ -34,16 +34,9 @@ def serve(
     log_level: Annotated[str, typer.Option(help="debug, info, warning or error")] = "info",
 ) -> None:
     """Serve the games in the browser: home page, new-game form, play, watch, replay."""
-    import sys
-
     import uvicorn
 
     from sudoku_arena.server import ServerConfig, create_app
-
-    # The storage writer thread waits for the interpreter after every database call;
-    # a short switch interval keeps that wait (and so each commit) short while the
-    # event loop is busy.
-    sys.setswitchinterval(0.0005)
 
     logging.basicConfig(level=log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     config = ServerConfig(

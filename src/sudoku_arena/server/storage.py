@@ -198,6 +198,7 @@ class Storage:
         self._queue: queue.SimpleQueue[tuple[Op, Done] | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._checkpoints: threading.Thread | None = None
+        self._conn: Connection | None = None  # the writer thread's own
         self._stop = threading.Event()
         self.commits = 0  # transactions committed by the writer (for tests and stats)
         self.written = 0  # operations written
@@ -268,21 +269,45 @@ class Storage:
 
     def _writer(self) -> None:
         stop = False
-        while not stop:
-            item = self._queue.get()
-            if item is None:
+        try:
+            while not stop:
+                stop = self._write_next()
+        finally:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
+
+    def _connection(self) -> Connection:
+        """The writer's own connection, kept across batches (no pool round trip and no
+        reset per commit); replaced after an error."""
+        if self._conn is None or self._conn.invalidated or self._conn.closed:
+            self._conn = self.engine.connect()
+        return self._conn
+
+    def _drop_connection(self) -> None:
+        if self._conn is not None:
+            with contextlib.suppress(Exception):
+                self._conn.close()
+            self._conn = None
+
+    def _write_next(self) -> bool:
+        """Write the next batch; ``True`` once told to stop."""
+        item = self._queue.get()
+        if item is None:
+            return True
+        stop = False
+        batch = [item]
+        while len(batch) < self._max_batch:
+            try:
+                nxt = self._queue.get_nowait()
+            except queue.Empty:
                 break
-            batch = [item]
-            while len(batch) < self._max_batch:
-                try:
-                    nxt = self._queue.get_nowait()
-                except queue.Empty:
-                    break
-                if nxt is None:
-                    stop = True
-                    break
-                batch.append(nxt)
-            self._write_batch(batch)
+            if nxt is None:
+                stop = True
+                break
+            batch.append(nxt)
+        self._write_batch(batch)
+        return stop
 
     def _write_batch(self, batch: list[tuple[Op, Done]]) -> None:
         """Write ``batch`` and report each outcome; the waiters of one event loop are
@@ -304,7 +329,8 @@ class Storage:
     ) -> None:
         for attempt in range(5):
             try:
-                with self.engine.begin() as conn:
+                conn = self._connection()
+                with conn.begin():
                     self._apply_many(conn, [op for op, _ in batch])
                 self.commits += 1
                 self.written += len(batch)
@@ -314,9 +340,11 @@ class Storage:
                 break  # somebody's plies exist already: retry one by one below
             except OperationalError as exc:  # locked or connection lost: retry
                 log.warning("storage: write failed (attempt %d): %s", attempt + 1, exc)
+                self._drop_connection()
                 time.sleep(0.05 * (attempt + 1))
             except Exception as exc:  # pragma: no cover - unexpected database error
                 log.exception("storage: write failed")
+                self._drop_connection()
                 err = StorageError(f"storage failed: {type(exc).__name__}")
                 results.extend((done, err) for _, done in batch)
                 return
@@ -325,7 +353,8 @@ class Storage:
             return
         for op, done in batch:
             try:
-                with self.engine.begin() as conn:
+                conn = self._connection()
+                with conn.begin():
                     self._apply(conn, op)
                 self.commits += 1
                 self.written += 1
@@ -334,6 +363,7 @@ class Storage:
                 results.append((done, ConflictError("those plies were already written")))
             except Exception as exc:
                 log.exception("storage: write failed")
+                self._drop_connection()
                 results.append((done, StorageError(f"storage failed: {type(exc).__name__}")))
 
     def _apply_many(self, conn: Connection, ops: list[Op]) -> None:
