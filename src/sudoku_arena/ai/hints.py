@@ -13,12 +13,14 @@ optional; :data:`DEFAULT_HINTS` is what a game without ``search.py`` gets.
 Contracts of the callables (``game`` is the game object, ``s`` a state, ``p`` a seat):
 
 * ``step(game, s, a, p) -> state``: apply a legal decision action without validation
-  (a private fast path). Only ever called with actions from ``legal_actions``.
+  (a private fast path). Only ever called with actions from ``legal_actions``; with
+  ``step_chance`` set it also applies chance outcomes (then ``p`` is ``None``).
 * ``rollout_action(game, s, p, rng) -> action``: the action ``p`` takes in a rollout;
   must be one of ``game.legal_actions(s, p)``; draws randomness from ``rng`` only.
 * ``evaluate(game, s) -> sequence of floats``: one value per seat in ``[0, 1]``, an
   estimate of ``game.returns`` at the end of the game from the non-terminal ``s``. With
-  an evaluator, rollouts stop after ``rollout_depth`` plies and take its value.
+  an evaluator, rollouts stop after ``rollout_depth`` decisions (chance outcomes do not
+  count) and take its value.
 * ``prior(game, s, p, actions) -> sequence of floats``: optional weights (> 0) for
   the order in which a node's untried actions are expanded (larger first, ties at
   random). Without it, untried actions are expanded in random order.
@@ -47,7 +49,7 @@ from typing import Any
 #: Names of the levels every game offers, weakest first.
 LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
 
-StepFn = Callable[[Any, Any, Any, int], Any]
+StepFn = Callable[[Any, Any, Any, "int | None"], Any]
 RolloutFn = Callable[[Any, Any, int, random.Random], Any]
 EvaluateFn = Callable[[Any, Any], Sequence[float]]
 PriorFn = Callable[[Any, Any, int, Sequence[Any]], Sequence[float]]
@@ -90,11 +92,13 @@ class SearchHints:
     exploration: float = 0.7
     #: Unchecked fast ``apply`` for decision actions (``None``: ``game.apply``).
     step: StepFn | None = None
+    #: Whether ``step`` also applies chance outcomes (called with ``p=None``).
+    step_chance: bool = False
     #: Rollout policy (``None``: uniformly random legal action).
     rollout_action: RolloutFn | None = None
     #: Heuristic value of a non-terminal state (``None``: roll out to the end).
     evaluate: EvaluateFn | None = None
-    #: Rollout plies before ``evaluate`` is used (ignored without an evaluator).
+    #: Rollout decisions before ``evaluate`` is used (ignored without an evaluator).
     rollout_depth: int = 0
     #: Expansion order weights for untried actions (``None``: random order).
     prior: PriorFn | None = None

@@ -141,6 +141,7 @@ class MCTS:
         self.solo = game.num_players == 1
         step = self.hints.step
         self._step = step if step is not None else _checked_step
+        self._chance = step if step is not None and self.hints.step_chance else _checked_step
         self._lo = math.inf
         self._hi = -math.inf
 
@@ -224,9 +225,9 @@ class MCTS:
                     child = _Node(outcome)
                     node.index[key] = child
                     if keep:
-                        child.state = game.apply(s, outcome, None)
+                        child.state = self._chance(game, s, outcome, None)
                         child.tm = game.to_move(child.state)
-                s = child.state if keep else game.apply(s, outcome, None)
+                s = child.state if keep else self._chance(game, s, outcome, None)
                 path.append(child)
                 node = child
                 continue
@@ -381,6 +382,7 @@ class MCTS:
         hints = self.hints
         rng = self.rng
         step = self._step
+        chance = self._chance
         evaluate = hints.evaluate
         policy = hints.rollout_action
         limit = hints.rollout_depth if evaluate is not None else hints.max_rollout_plies
@@ -394,15 +396,15 @@ class MCTS:
                 )
                 return value
             if kind is _CHANCE:
-                s = game.apply(s, _sample(game.chance_outcomes(s), rng), None)
+                s = chance(game, s, _sample(game.chance_outcomes(s), rng), None)
+                continue
+            p = tm.players[0]
+            if policy is not None:
+                a = policy(game, s, p, rng)
             else:
-                p = tm.players[0]
-                if policy is not None:
-                    a = policy(game, s, p, rng)
-                else:
-                    legal = game.legal_actions(s, p)
-                    a = legal[rng.randrange(len(legal))]
-                s = step(game, s, a, p)
+                legal = game.legal_actions(s, p)
+                a = legal[rng.randrange(len(legal))]
+            s = step(game, s, a, p)
             depth += 1
 
     def _backup(self, root: _Node, path: list[_Node], value: Sequence[float]) -> None:
@@ -420,7 +422,7 @@ class MCTS:
                 self._hi = v
 
 
-def _checked_step(game: Any, s: Any, a: Any, p: int) -> Any:
+def _checked_step(game: Any, s: Any, a: Any, p: int | None) -> Any:
     return game.apply(s, a, p)
 
 

@@ -1,0 +1,96 @@
+"""Search knowledge for SuDokuHex, read by the generic MCTS (``ai/hints.py``).
+
+* Tree keys: a placement is keyed by its hex *and* the number it reveals, so another
+  seat's reply is scored separately for each tile he may hold; a draw is a branch only
+  for the seat who draws it (SH-6: hands are secret), so the searching seat never plans
+  on another seat's secret draw.
+* Rollouts place greedily (the hex that scores most, SH-4) with some randomness, to the
+  end of the game: games are short and scores only make sense at the end.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from sudoku_arena.ai.hints import Budget, SearchHints
+from sudoku_arena.games.sudokuhex.game import DRAW_BASE, NUM_HEXES, HexState, SuDokuHex
+from sudoku_arena.grids.hex import ALL_HEXES_MASK, LINE_PEERS_MASK, bits
+
+#: How sharply a lead in points turns into a chance to win (per point).
+SCALE = 0.15
+#: Rollout placements before the position is scored (several seats only).
+DEPTH = 2
+#: Chance that a rollout placement is random rather than the best-scoring hex.
+EPSILON = 0.25
+
+
+def _step(game: SuDokuHex, s: HexState, a: int, p: int | None) -> HexState:
+    if p is None:
+        if a >= DRAW_BASE:
+            return game._draw(s, a - DRAW_BASE + 1)
+        return game.apply(s, a, None)
+    return game._place(s, a, p)
+
+
+def evaluate(game: SuDokuHex, s: HexState) -> list[float]:
+    """Each seat's chance to win, from the score differences (several seats only)."""
+    k = SCALE
+    top = max(s.scores)
+    weights = [math.exp(k * (x - top)) for x in s.scores]
+    total = sum(weights)
+    return [w / total for w in weights]
+
+
+def _rollout(game: SuDokuHex, s: HexState, p: int, rng: random.Random) -> int:
+    v = s.hands[p]
+    hexes = bits(~s.blocked[v - 1] & ALL_HEXES_MASK)
+    if rng.random() < EPSILON:
+        return hexes[rng.randrange(len(hexes))]
+    occ = s.occupied
+    best = -1
+    choice: list[int] = []
+    for h in hexes:
+        pts = (occ & LINE_PEERS_MASK[h]).bit_count()
+        if pts > best:
+            best = pts
+            choice = [h]
+        elif pts == best:
+            choice.append(h)
+    return choice[rng.randrange(len(choice))] if len(choice) > 1 else choice[0]
+
+
+def _prior(game: SuDokuHex, s: HexState, p: int, actions: Sequence[int]) -> list[float]:
+    occ = s.occupied
+    return [float((occ & LINE_PEERS_MASK[h]).bit_count()) for h in actions]
+
+
+def _action_key(game: SuDokuHex, s: HexState, a: int, p: int) -> int:
+    return a + NUM_HEXES * s.hands[p]
+
+
+def _chance_key(game: SuDokuHex, s: HexState, outcome: int, observer: int) -> int | None:
+    if outcome >= DRAW_BASE and s.drawer != observer:
+        return None
+    return outcome
+
+
+def search_hints(game: Any) -> SearchHints:
+    return SearchHints(
+        levels={
+            "easy": Budget(100, 0.3),
+            "normal": Budget(800, 0.8),
+            "hard": Budget(3000, 2.5),
+        },
+        exploration=0.7,
+        step=_step,
+        step_chance=True,
+        evaluate=None if game.num_players == 1 else evaluate,
+        rollout_depth=DEPTH,
+        rollout_action=_rollout,
+        prior=_prior,
+        action_key=_action_key,
+        chance_key=_chance_key,
+    )
