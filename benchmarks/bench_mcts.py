@@ -38,7 +38,7 @@ def positions(game: Any, seed: int, count: int) -> list[tuple[Any, int]]:
 
 
 def bench(game_id: str, players: int | None, seconds: float) -> tuple[int, float, int]:
-    spec = [s for s in registered_games() if s.id == game_id][0]
+    spec = next(s for s in registered_games() if s.id == game_id)
     n = players if players is not None else min(max(2, spec.min_players), spec.max_players)
     game = load(game_id, seed=1, players=n)
     todo = positions(game, seed=1, count=5)
