@@ -335,3 +335,19 @@ def test_a_bot_in_a_simultaneous_phase_moves_whoever_acts_first(server: LiveServ
     log = [a for _, a, _ in server.arena.storage.load_game(made["id"]).actions]
     assert both_to_move > 0 and 1 in log
     me.close()
+
+
+def test_a_client_that_never_reads_is_let_go(server: LiveServer) -> None:
+    """Errors pile up for a client that floods without reading: it is disconnected
+    instead of growing the server's memory."""
+    made = create(server.url)
+    p = Player(server.ws_url, made["id"])
+    for _ in range(2000):
+        try:
+            p.ws.send("{not json")
+        except ConnectionClosed:
+            break
+    with pytest.raises(ConnectionClosed):
+        for _ in range(1000):
+            p.recv(timeout=5)
+    assert not server.arena.clients.get(made["id"])

@@ -57,6 +57,8 @@ class SeatSpec:
 
 
 _STATE_PREFIX = '{"type":"state",'
+#: Messages queued for one client before it counts as gone (it does not read).
+MAX_OUTBOX = 256
 
 
 class Client:
@@ -96,6 +98,8 @@ class Client:
                 await self._task
 
     def push(self, text: str) -> None:
+        if len(self._out) >= MAX_OUTBOX:  # not reading its messages: let it go
+            self.closed = True
         self._out.append(text)
         self._wake.set()
 

@@ -68,7 +68,7 @@ async def serve_socket(
     client.start()
     greeted = False
     try:
-        while True:
+        while not client.closed:
             message = await receive()
             if message["type"] != "websocket.receive":
                 break
@@ -113,6 +113,8 @@ async def serve_socket(
                         msg_id,
                     )
                 )
+        if client.closed:  # it stopped reading its messages
+            await send({"type": "websocket.close", "code": 1008, "reason": "not reading"})
     finally:
         arena.detach(client)
         await client.stop()
