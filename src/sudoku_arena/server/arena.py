@@ -230,6 +230,8 @@ class Arena:
                     return None
                 lg = await asyncio.to_thread(LiveGame, row)
                 self.games[game_id] = lg
+                if lg.over:
+                    self._retire(lg)  # loaded to be looked at: one of the recent few
         self._loading.pop(game_id, None)
         return lg
 
