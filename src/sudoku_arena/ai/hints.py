@@ -49,7 +49,7 @@ from typing import Any
 #: Names of the levels every game offers, weakest first.
 LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
 
-StepFn = Callable[[Any, Any, Any, "int | None"], Any]
+StepFn = Callable[[Any, Any, Any, Any], Any]  # (game, state, action, seat or None)
 RolloutFn = Callable[[Any, Any, int, random.Random], Any]
 EvaluateFn = Callable[[Any, Any], Sequence[float]]
 PriorFn = Callable[[Any, Any, int, Sequence[Any]], Sequence[float]]
@@ -102,10 +102,18 @@ class SearchHints:
     rollout_depth: int = 0
     #: Expansion order weights for untried actions (``None``: random order).
     prior: PriorFn | None = None
+    #: Progressive widening: a node visited ``n`` times has at most
+    #: ``ceil(widening * sqrt(n))`` children, the best by ``prior`` first (``None``: all
+    #: legal actions are tried). For games with many actions and a good prior.
+    widening: float | None = None
     #: Tree key of a decision action (hidden-information games; ``None``: its index).
     action_key: ActionKeyFn | None = None
     #: Tree key of a chance outcome for the searching seat (``None`` result: unseen).
     chance_key: ChanceKeyFn | None = None
+    #: Simultaneous phases: decoupled UCT instead of regret matching. Right when the
+    #: seats of a phase do not interact within it (each writes his own sheet), so
+    #: that no seat's best action depends on what the others choose meanwhile.
+    simultaneous_ucb: bool = False
     #: Longest rollout (plies) before the game is scored as it stands (safety net).
     max_rollout_plies: int = 10_000
     #: For solo games: scale exploration by the spread of the returns seen so far, so

@@ -52,6 +52,8 @@ from sudoku_arena.ai.hints import LEVELS, Budget, SearchHints, hints_for
 from sudoku_arena.core.errors import ArenaError
 from sudoku_arena.core.types import MoveKind, ToMove
 
+#: Uniform exploration mixed into regret matching at simultaneous phases.
+GAMMA = 0.1
 _TERMINAL = MoveKind.TERMINAL
 _CHANCE = MoveKind.CHANCE
 _WIN = 1.0 - 1e-9
@@ -81,7 +83,9 @@ class _Node:
         "mover",
         "n",
         "private",
+        "regret",
         "state",
+        "strat",
         "tm",
         "untried",
         "w",
@@ -101,6 +105,8 @@ class _Node:
         self.decisive: _Node | None = None
         self.private: dict[int, _Node] = {}
         self.joint: dict[tuple[_Node, ...], _Node] = {}
+        self.regret = 0.0
+        self.strat = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,6 +150,8 @@ class MCTS:
         self._chance = step if step is not None and self.hints.step_chance else _checked_step
         self._lo = math.inf
         self._hi = -math.inf
+        self.regret_matching = not self.hints.simultaneous_ucb
+        self._regret_updates: list[tuple[int, list[_Node], list[float], int]] = []
 
     # -- the search ------------------------------------------------------------------------
 
@@ -183,6 +191,15 @@ class MCTS:
             return SearchResult(self.rng.choice(legal), sims, secs, ())
         kids.sort(key=lambda c: (c.n, c.w / c.n if c.n else 0.0), reverse=True)
         best = root.decisive if root.decisive is not None else kids[0]
+        if root.private and self.regret_matching:
+            # A simultaneous phase: play the average strategy of regret matching.
+            total = sum(c.strat for c in kids)
+            r = self.rng.random() * total
+            for c in kids:
+                r -= c.strat
+                if r < 0:
+                    best = c
+                    break
         stats = tuple((c.action, c.n, c.w / c.n if c.n else 0.0) for c in kids)
         return SearchResult(best.action, sims, secs, stats)
 
@@ -206,6 +223,8 @@ class MCTS:
         rng = self.rng
         keep = self.keep_states
         step = self._step
+        widen = self.hints.widening
+        sqrt = math.sqrt
         s = game.determinize(root_state, player, rng) if self.hidden else root_state
         node = root
         path: list[_Node] = []
@@ -244,7 +263,7 @@ class MCTS:
                     if untried is None:
                         untried = self._order(s, p, list(game.legal_actions(s, p)))
                         node.untried = untried
-                    if untried:
+                    if untried and (widen is None or len(node.kids) < widen * sqrt(node.n + 1)):
                         a = untried.pop()
                         child = _Node(a, p)
                         child.state = s = step(game, s, a, p)
@@ -286,7 +305,10 @@ class MCTS:
                 tm = game.to_move(s)
                 if not tm.is_decision or j not in tm.players:
                     break
-                child, new = self._select_available(pn, s, j)
+                if self.regret_matching:
+                    child, new = self._select_regret(pn, s, j)
+                else:
+                    child, new = self._select_available(pn, s, j)
                 s = step(game, s, child.action, j)
                 path.append(child)
                 pn = child
@@ -304,6 +326,46 @@ class MCTS:
         return s, after, None
 
     # -- selection --------------------------------------------------------------------------
+
+    def _select_regret(self, node: _Node, s: Any, p: int) -> tuple[_Node, bool]:
+        """Regret matching at a seat's own node in a simultaneous phase.
+
+        The seat plays each available action with probability proportional to its
+        positive cumulative regret (uniformly while none is positive), mixed with
+        ``GAMMA`` uniform exploration; the regrets are updated in ``_backup`` from the
+        sampled return, importance-weighted (outcome sampling). The average strategy
+        (``strat``) approaches an equilibrium of the phase, which is what a seat that
+        cannot see the others' choices should play (Lanctot, Lisy and Winands 2013).
+        Returns the child and whether the node was new (then the simulation rolls out).
+        """
+        legal = self.game.legal_actions(s, p)
+        index = node.index
+        new = not index
+        kids = []
+        for a in legal:
+            k = self._key(s, a, p)
+            c = index.get(k)
+            if c is None:
+                c = index[k] = _Node(a, p)
+            c.avail += 1
+            kids.append(c)
+        pos = [c.regret if c.regret > 0.0 else 0.0 for c in kids]
+        total = sum(pos)
+        m = len(kids)
+        sigma = [x / total for x in pos] if total > 0.0 else [1.0 / m] * m
+        probs = [GAMMA / m + (1.0 - GAMMA) * x for x in sigma]
+        for c, x in zip(kids, sigma, strict=True):
+            c.strat += x
+        r = self.rng.random()
+        acc = 0.0
+        pick = m - 1
+        for i, x in enumerate(probs):
+            acc += x
+            if r < acc:
+                pick = i
+                break
+        self._regret_updates.append((p, kids, probs, pick))
+        return kids[pick], new
 
     def _explore(self) -> float:
         c = self.c
@@ -408,6 +470,13 @@ class MCTS:
             depth += 1
 
     def _backup(self, root: _Node, path: list[_Node], value: Sequence[float]) -> None:
+        if self._regret_updates:
+            for p, kids, probs, pick in self._regret_updates:
+                v = value[p]
+                for c in kids:
+                    c.regret -= v
+                kids[pick].regret += v / probs[pick]
+            self._regret_updates.clear()
         root.n += 1
         for node in path:
             node.n += 1

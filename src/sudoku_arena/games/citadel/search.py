@@ -1,0 +1,108 @@
+"""Search knowledge for Citadel, read by the generic MCTS (``ai/hints.py``).
+
+Games run to hundreds of small actions, so random rollouts mean nothing; simulations
+stop at the node they add and score it with a heuristic:
+
+* citadels controlled (CI-7, CI-9: two more than the opponent wins) weigh most;
+* warriors on the board, and warriors standing on own citadels (defended, stronger);
+* reach: for every citadel a player does not control, how close his nearest warrior
+  is (a warrior next to an empty enemy citadel takes it next turn); walls are ignored
+  for speed.
+
+Expansion follows the greedy agent's action scores (``agents.GreedyAgent.scores``) with
+progressive widening, so the search spends its simulations on sensible actions among
+the hundreds that are legal.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from sudoku_arena.ai.hints import Budget, SearchHints
+from sudoku_arena.games.citadel.agents import GreedyAgent
+from sudoku_arena.games.citadel.game import PLAY, Citadel, CitadelState
+from sudoku_arena.games.citadel.rules import positions
+
+#: Weights of the features (per unit of difference between the players).
+W_CITADEL = 1.0
+W_WARRIOR = 0.25
+W_GUARD = 0.2
+W_REACH = 0.6
+#: How sharply the weighted difference becomes a chance to win.
+SCALE = 1.2
+
+_scorer = GreedyAgent(seed=0)
+
+
+def _step(game: Citadel, s: CitadelState, a: int, p: int | None) -> CitadelState:
+    assert p is not None
+    return game._do(s, a, p)
+
+
+def _side(game: Citadel, s: CitadelState, p: int, mine: list[int]) -> float:
+    n = game.size
+    board = s.board
+    code = p + 1
+    value = 0.0
+    held = 0
+    guard = 0
+    reach = 0.0
+    coords = [divmod(i, n) for i in mine]
+    for k, c in enumerate(s.citadels):
+        ctl = game.controller(s, k)
+        if ctl == p:
+            held += 1
+            if board[c] == code:
+                guard += 1
+            continue
+        if not coords:
+            continue
+        r, col = divmod(c, n)
+        d = min(abs(r - x) + abs(col - y) for x, y in coords)
+        # An enemy warrior standing on it must be fought first: count it farther.
+        if board[c] and board[c] != code:
+            d += 3
+        reach += math.exp(-d / 3.0) * (1.5 if ctl >= 0 else 1.0)
+    value += W_CITADEL * held + W_WARRIOR * len(mine) + W_GUARD * guard + W_REACH * reach
+    return value
+
+
+def evaluate(game: Citadel, s: CitadelState) -> tuple[float, float]:
+    """Each seat's estimated chance to win the non-terminal ``s``."""
+    if s.phase != PLAY:
+        return (0.5, 0.5)
+    w0 = positions(s.board, 1)
+    w1 = positions(s.board, 2)
+    d = _side(game, s, 0, w0) - _side(game, s, 1, w1)
+    v = 1.0 / (1.0 + math.exp(-SCALE * d))
+    return (v, 1.0 - v)
+
+
+def _prior(game: Citadel, s: CitadelState, p: int, actions: Sequence[int]) -> Sequence[float]:
+    if s.phase != PLAY:
+        return [0.0] * len(actions)
+    return _scorer.scores(game, s, p, list(actions))
+
+
+def _rollout(game: Citadel, s: CitadelState, p: int, rng: random.Random) -> int:
+    legal = game.legal_actions(s, p)
+    return legal[rng.randrange(len(legal))]
+
+
+def search_hints(game: Any) -> SearchHints:
+    return SearchHints(
+        levels={
+            "easy": Budget(60, 0.3),
+            "normal": Budget(300, 0.8),
+            "hard": Budget(1200, 2.5),
+        },
+        exploration=0.4,
+        step=_step,
+        evaluate=evaluate,
+        rollout_depth=0,
+        prior=_prior,
+        widening=1.5,
+    )
