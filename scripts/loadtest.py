@@ -26,6 +26,7 @@ import json
 import multiprocessing
 import os
 import random
+import re
 import shutil
 import signal
 import socket
@@ -45,12 +46,57 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-async def _create(http: Any, game: str) -> dict[str, Any]:
+class _Http:
+    """A kept-alive HTTP/1.1 connection for creating games (cheaper than a full client:
+    the load generator should spend its time on the games)."""
+
+    def __init__(self, url: str) -> None:
+        parts = urllib.parse.urlsplit(url)
+        self.host, self.port = parts.hostname or "127.0.0.1", parts.port or 80
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+        self.lock = asyncio.Lock()
+
+    async def post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
+        data = json.dumps(body).encode()
+        request = (
+            f"POST {path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\n"
+            f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\n\r\n"
+        ).encode() + data
+        async with self.lock:
+            for _attempt in range(3):
+                if self.writer is None:
+                    self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+                assert self.reader is not None
+                self.writer.write(request)
+                try:
+                    head = await self.reader.readuntil(b"\r\n\r\n")
+                except (asyncio.IncompleteReadError, ConnectionError):
+                    self.writer.close()
+                    self.writer = None
+                    continue
+                lines = head.decode("latin-1").split("\r\n")
+                status = int(lines[0].split(" ", 2)[1])
+                length = next(
+                    int(v)
+                    for k, _, v in (x.partition(":") for x in lines[1:])
+                    if k.strip().lower() == "content-length"
+                )
+                payload = await self.reader.readexactly(length)
+                if status >= 400:
+                    raise RuntimeError(f"HTTP {status}: {payload[:200]!r}")
+                result: dict[str, Any] = json.loads(payload)
+                return result
+        raise RuntimeError("the server closed the connection")
+
+    async def aclose(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+
+
+async def _create(http: _Http, game: str) -> dict[str, Any]:
     body = {"game": game, "seats": [{"kind": "human"}, {"kind": "human"}], "mode": "invite"}
-    resp = await http.post("/api/matches", json=body)
-    resp.raise_for_status()
-    made: dict[str, Any] = resp.json()
-    return made
+    return await http.post("/api/matches", body)
 
 
 class Stats:
@@ -67,6 +113,11 @@ class Stats:
             self.errors += 1
         if len(self.error_samples) < MAX_ERRORS_SHOWN:
             self.error_samples.append(text[:200])
+
+
+_STATE = '{"type":"state",'
+_STATE_ACK = '{"type":"state","ack":'
+_TO_MOVE = re.compile(r'"to_move":\[([0-9,]*)\]')
 
 
 class _Seat(asyncio.Protocol):
@@ -103,9 +154,9 @@ class _Seat(asyncio.Protocol):
     # -- transport ------------------------------------------------------------------------
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        self.transport = transport  # type: ignore[assignment]
+        self.transport = transport
         key = base64.b64encode(os.urandom(16)).decode()
-        transport.write(
+        self.transport.write(
             (
                 f"GET {self.path} HTTP/1.1\r\nHost: {self.host}\r\nUpgrade: websocket\r\n"
                 f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
@@ -192,7 +243,16 @@ class _Seat(asyncio.Protocol):
         self.send_text(json.dumps(act))
 
     def on_message(self, text: str) -> None:
-        head = json.loads(text.partition("\n")[0])
+        line = text.partition("\n")[0]
+        if (
+            line.startswith(_STATE)
+            and not line.startswith(_STATE_ACK)
+            and '"status":"finished"' not in line
+        ):
+            m = _TO_MOVE.search(line)
+            if m is not None and str(self.seat) not in m.group(1).split(","):
+                return  # not our turn: nothing to do (most positions, no need to parse)
+        head = json.loads(line)
         kind = head.get("type")
         stats = self.stats
         if kind == "ack" or head.get("ack") is not None:
@@ -245,9 +305,10 @@ async def _seat_loop(
         host,
         port,
     )
-    stopping = asyncio.ensure_future(stop.wait())
+    stopping: asyncio.Future[Any] = asyncio.ensure_future(stop.wait())
+    done: asyncio.Future[Any] = seat.done
     try:
-        await asyncio.wait([seat.done, stopping], timeout=120, return_when="FIRST_COMPLETED")
+        await asyncio.wait([done, stopping], timeout=120, return_when="FIRST_COMPLETED")
         if not seat.done.done() and not stop.is_set():
             stats.error("a game made no progress for 120 s")
     finally:
@@ -261,7 +322,7 @@ async def _pair(
     rng: random.Random,
     stats: Stats,
     stop: asyncio.Event,
-    http: Any,
+    http: _Http,
     boards: bool,
     think: float,
 ) -> None:
@@ -288,12 +349,9 @@ async def _run_clients(
     boards: bool,
     think: float,
 ) -> dict[str, Any]:
-    import httpx
-
     stats = Stats()
     stop = asyncio.Event()
-    limits = httpx.Limits(max_connections=64)
-    https = [httpx.AsyncClient(base_url=u, timeout=60, limits=limits) for u in urls]
+    https = [_Http(u) for u in urls]
     try:
         tasks = []
         for i in range(pairs):
