@@ -102,6 +102,10 @@ class SearchHints:
     rollout_depth: int = 0
     #: Expansion order weights for untried actions (``None``: random order).
     prior: PriorFn | None = None
+    #: With a temperature, the prior also steers selection (PUCT, as in AlphaZero):
+    #: probabilities are a softmax of the prior weights at this temperature, and the
+    #: search leaves the prior's favourite only when the returns clearly say so.
+    prior_temperature: float | None = None
     #: Progressive widening: a node visited ``n`` times has at most
     #: ``ceil(widening * sqrt(n))`` children, the best by ``prior`` first (``None``: all
     #: legal actions are tried). For games with many actions and a good prior.
@@ -110,6 +114,12 @@ class SearchHints:
     action_key: ActionKeyFn | None = None
     #: Tree key of a chance outcome for the searching seat (``None`` result: unseen).
     chance_key: ChanceKeyFn | None = None
+    #: Decide at the root by rollout improvement with common random numbers instead
+    #: of growing a tree: the prior's best ``root_candidates`` actions are compared by
+    #: rollouts of ``rollout_action`` in the same sampled futures (see
+    #: ``MCTS._root_rollouts``). For games where the rollout policy is already strong
+    #: and luck dwarfs the differences between moves (Cat Sudoku's dice).
+    root_candidates: int | None = None
     #: Simultaneous phases: decoupled UCT instead of regret matching. Right when the
     #: seats of a phase do not interact within it (each writes his own sheet), so
     #: that no seat's best action depends on what the others choose meanwhile.

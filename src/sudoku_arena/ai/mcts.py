@@ -82,6 +82,7 @@ class _Node:
         "kids",
         "mover",
         "n",
+        "prior",
         "private",
         "regret",
         "state",
@@ -89,6 +90,7 @@ class _Node:
         "tm",
         "untried",
         "w",
+        "weight",
     )
 
     def __init__(self, action: Any = None, mover: int | None = None) -> None:
@@ -107,6 +109,8 @@ class _Node:
         self.joint: dict[tuple[_Node, ...], _Node] = {}
         self.regret = 0.0
         self.strat = 0.0
+        self.prior = 0.0
+        self.weight = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,6 +155,7 @@ class MCTS:
         self._lo = math.inf
         self._hi = -math.inf
         self.regret_matching = not self.hints.simultaneous_ucb
+        self.puct = self.hints.prior is not None and self.hints.prior_temperature is not None
         self._regret_updates: list[tuple[int, list[_Node], list[float], int]] = []
 
     # -- the search ------------------------------------------------------------------------
@@ -164,6 +169,8 @@ class MCTS:
             raise ArenaError(f"seat {player} has no legal action to search")
         if len(legal) == 1:
             return SearchResult(legal[0], 0, time.perf_counter() - t0, ((legal[0], 0, 0.0),))
+        if self.hints.root_candidates is not None:
+            return self._root_rollouts(state, player, legal, budget, t0)
         root = _Node()
         if self.keep_states:
             root.state = state
@@ -177,6 +184,49 @@ class MCTS:
             if deadline is not None and sims & 15 == 0 and time.perf_counter() > deadline:
                 break
         return self._result(root, state, player, legal, sims, time.perf_counter() - t0)
+
+    def _root_rollouts(
+        self, state: Any, player: int, legal: list[Any], budget: Budget, t0: float
+    ) -> SearchResult:
+        """Rollout improvement with common random numbers (``hints.root_candidates``).
+
+        The prior's best ``root_candidates`` actions are each followed by a rollout of
+        the rollout policy in the same sampled futures: one determinisation, one
+        stream of chance outcomes and one policy seed per future, shared by all
+        candidates, so that the candidates are compared on equal luck and small
+        differences show with few samples. The budget's iterations count rollouts;
+        a time cap stops between whole rounds (every candidate the same futures).
+        Playing the best candidate improves on the rollout policy itself (policy
+        iteration, Bertsekas' rollout algorithm).
+        """
+        game = self.game
+        hints = self.hints
+        rng = self.rng
+        k = hints.root_candidates
+        assert k is not None
+        order = self._order(state, player, list(legal))  # best last
+        cands = order[::-1][: max(1, k)]
+        if len(cands) == 1:
+            return SearchResult(cands[0], 0, time.perf_counter() - t0, ((cands[0], 0, 0.0),))
+        rounds = max(1, budget.iterations // len(cands))
+        deadline = None if budget.seconds is None else t0 + budget.seconds
+        totals = [0.0] * len(cands)
+        done = 0
+        for _ in range(rounds):
+            z = rng.randrange(1 << 62)
+            for j, a in enumerate(cands):
+                det = game.determinize(state, player, random.Random(z)) if self.hidden else state
+                s = self._step(game, det, a, player)
+                value = self._rollout(s, random.Random(z + 1), random.Random(z + 2))
+                totals[j] += value[player]
+            done += 1
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+        means = [x / done for x in totals]
+        best = max(range(len(cands)), key=lambda j: (means[j], -j))
+        ranked = sorted(range(len(cands)), key=lambda j: (-means[j], j))
+        stats = tuple((cands[j], done, means[j]) for j in ranked)
+        return SearchResult(cands[best], done * len(cands), time.perf_counter() - t0, stats)
 
     def _result(
         self, root: _Node, state: Any, player: int, legal: list[Any], sims: int, secs: float
@@ -258,6 +308,27 @@ class MCTS:
             if keep:
                 if node.decisive is not None:
                     child = node.decisive
+                elif self.puct:
+                    if node.untried is None:
+                        node.untried = []
+                        legal = list(game.legal_actions(s, p))
+                        probs = self._priors(s, p, legal)
+                        for a, pr in zip(legal, probs, strict=True):
+                            c = _Node(a, p)
+                            c.prior = pr
+                            node.kids.append(c)
+                    child = self._puct(node, node.kids, node.n)
+                    if child.state is None:
+                        child.state = s = step(game, s, child.action, p)
+                        child.tm = ctm = game.to_move(s)
+                        path.append(child)
+                        if ctm.kind is _TERMINAL:
+                            value = game.returns(s)
+                            if value[p] >= _WIN:
+                                node.decisive = child
+                        else:
+                            value = self._rollout(s)
+                        break
                 else:
                     untried = node.untried
                     if untried is None:
@@ -387,20 +458,68 @@ class MCTS:
                 best = k
         return best
 
+    def _priors(self, s: Any, p: int, actions: list[Any]) -> list[float]:
+        """PUCT probabilities: a softmax of the prior weights at the hints' temperature."""
+        assert self.hints.prior is not None and self.hints.prior_temperature
+        if not actions:
+            return []
+        w = list(self.hints.prior(self.game, s, p, actions))
+        return _softmax(w, self.hints.prior_temperature)
+
+    def _puct(self, node: _Node, kids: Sequence[_Node], visits: int) -> _Node:
+        """PUCT: mean return plus exploration weighted by the prior; unvisited children
+        count at the visited ones' mean (first-play urgency)."""
+        c = self._explore()
+        sq = math.sqrt(visits + 1)
+        tot_n = 0
+        tot_w = 0.0
+        for k in kids:
+            tot_n += k.n
+            tot_w += k.w
+        fpu = tot_w / tot_n if tot_n else 0.5
+        best = kids[0]
+        bv = -math.inf
+        for k in kids:
+            n = k.n
+            q = k.w / n if n else fpu
+            v = q + c * k.prior * sq / (1 + n)
+            if v > bv:
+                bv = v
+                best = k
+        return best
+
     def _select_available(self, node: _Node, s: Any, p: int) -> tuple[_Node, bool]:
         """UCB among the children legal in ``s`` (counting availability); expands one
-        untried legal action first when there is one."""
+        untried legal action first when there is one (and widening allows it). With a
+        PUCT prior, every legal action gets a child at once and PUCT picks among the
+        available ones; a child never simulated counts as new."""
         game = self.game
         legal = game.legal_actions(s, p)
         index = node.index
         key = self._key
         keyed = [(key(s, a, p), a) for a in legal]
+        if self.puct:
+            fresh_actions = [a for k, a in keyed if k not in index]
+            if fresh_actions:
+                raw = self.hints.prior(game, s, p, fresh_actions)  # type: ignore[misc]
+                for a, w in zip(fresh_actions, raw, strict=True):
+                    fresh_node = index[key(s, a, p)] = _Node(a, p)
+                    fresh_node.weight = float(w)
+            kids = [index[k] for k, _ in keyed]
+            probs = _softmax([k.weight for k in kids], self.hints.prior_temperature or 1.0)
+            for kid, pr in zip(kids, probs, strict=True):
+                kid.prior = pr
+                kid.avail += 1
+            child = self._puct(node, kids, node.n)
+            return child, child.n == 0
         fresh = [(k, a) for k, a in keyed if k not in index]
         for k, _ in keyed:
             c = index.get(k)
             if c is not None:
                 c.avail += 1
-        if fresh:
+        widen = self.hints.widening
+        grown = len(keyed) - len(fresh)
+        if fresh and (widen is None or not grown or grown < widen * math.sqrt(node.n + 1)):
             if self.hints.prior is not None:
                 order = self._order(s, p, [a for _, a in fresh])
                 a = order[-1]
@@ -416,7 +535,9 @@ class MCTS:
         best: _Node | None = None
         bv = -math.inf
         for k, _ in keyed:
-            ch = index[k]
+            ch = index.get(k)
+            if ch is None:
+                continue
             n = ch.n
             if n == 0:
                 return ch, False
@@ -439,10 +560,16 @@ class MCTS:
 
     # -- evaluation -------------------------------------------------------------------------
 
-    def _rollout(self, s: Any) -> Sequence[float]:
+    def _rollout(
+        self, s: Any, rng: random.Random | None = None, chance_rng: random.Random | None = None
+    ) -> Sequence[float]:
+        """Play on from ``s`` with the rollout policy; ``rng`` drives the policy and
+        ``chance_rng`` the chance outcomes (both the search's generator by default)."""
         game = self.game
         hints = self.hints
-        rng = self.rng
+        if rng is None:
+            rng = self.rng
+        crng = chance_rng if chance_rng is not None else rng
         step = self._step
         chance = self._chance
         evaluate = hints.evaluate
@@ -458,7 +585,7 @@ class MCTS:
                 )
                 return value
             if kind is _CHANCE:
-                s = chance(game, s, _sample(game.chance_outcomes(s), rng), None)
+                s = chance(game, s, _sample(game.chance_outcomes(s), crng), None)
                 continue
             p = tm.players[0]
             if policy is not None:
@@ -489,6 +616,13 @@ class MCTS:
                 self._lo = v
             if v > self._hi:
                 self._hi = v
+
+
+def _softmax(weights: Sequence[float], temperature: float) -> list[float]:
+    top = max(weights)
+    e = [math.exp((w - top) / temperature) for w in weights]
+    total = sum(e)
+    return [x / total for x in e]
 
 
 def _checked_step(game: Any, s: Any, a: Any, p: int | None) -> Any:

@@ -1,42 +1,47 @@
-"""Search knowledge for Cat Sudoku, read by the generic MCTS (``ai/hints.py``).
+"""Search knowledge for Cat Sudoku, read by the generic search (``ai/hints.py``).
 
-A sheet's final score depends on dice still to come, so a simulation stops where it
-adds a node and scores the sheets as they stand plus a *risk* for every empty square:
-the fewer values it can still take without a penalty (no equal value in its row and
-column segments or on a diagonal neighbour, CS-8), the likelier it costs points when
-it is filled. The expected final score (scaled to ``[0, 1]`` like the solo returns)
-is the value; with several players each seat's chance to win follows from a softmax
-of the expected scores.
+In Cat Sudoku the dice decide much more than any one write, and the greedy agent is
+already a careful player (least added penalty, then least harm to the neighbours' safe
+values). Tree search with a heuristic value did not beat it: the value of a half-filled
+sheet is hard to estimate, and the luck of later rolls hides the small differences
+between good writes. So the search improves on the greedy agent directly (the rollout
+algorithm): the few writes (or wild choices) it ranks best are each played out to the
+end of the game by the greedy agent in the *same* sampled futures (the same dice
+rolls), and the write whose futures score best is played. Comparing on equal dice
+shows differences of a fraction of a point with a handful of futures.
 
-Expansion follows the greedy agent's ranking (the penalty a write adds, then the harm
-it does to its neighbours' safe values) with progressive widening, so the search
-spends its simulations on the few writes that matter.
+* Candidates: writes ranked by the added penalty (CS-8), then the harm to the empty
+  squares around; wild choices (CS-4) by the penalty of the turn the greedy agent
+  would write with that wild, then by how easily the counter spares the box.
+* Rollouts: the greedy agent, seeded per future, for every seat.
+* Levels: ``easy`` looks at one future, ``normal`` at four, ``hard`` at eight (five
+  candidates each).
 """
 
 from __future__ import annotations
 
-import math
+import random
 from collections.abc import Sequence
 from typing import Any
 
 from sudoku_arena.ai.hints import Budget, SearchHints
+from sudoku_arena.games.cat_sudoku.agents import GreedyAgent, plan_turn
 from sudoku_arena.games.cat_sudoku.game import (
-    OVER,
-    ROLL,
+    NOWILD,
     WILD,
     CatSudoku,
     CSState,
     is_write,
+    wild_parts,
     write_parts,
 )
 
-#: Expected penalty of an empty square by how many values it can still take safely.
-RISK = (3.0, 1.2, 0.45, 0.15, 0.05, 0.0, 0.0)
-#: Score points per factor e between seats (several players).
-SOFTNESS = 3.0
+#: Candidates compared at each decision.
+CANDIDATES = 5
 
 _BITS = tuple(1 << v for v in range(7))
 _SAFE = tuple(6 - bin(m & 0x7E).count("1") for m in range(128))
+_greedy = GreedyAgent(seed=0)
 
 
 def _step(game: CatSudoku, s: CSState, a: int, p: int | None) -> CSState:
@@ -48,39 +53,33 @@ def _step(game: CatSudoku, s: CSState, a: int, p: int | None) -> CSState:
     return game._write(s, p, v, r * game.sheet.cols + c)
 
 
-def expected_penalty(game: CatSudoku, vals: tuple[int, ...]) -> float:
-    """The sheet's penalty so far plus the risk of its empty squares."""
-    board = game.board
-    segmates = board.segmates
-    diag = board.diag
-    risk = 0.0
-    for j in board.fillable:
-        if vals[j]:
-            continue
-        m = 0
-        for k in segmates[j]:
-            m |= _BITS[vals[k]]
-        for k in diag[j]:
-            m |= _BITS[vals[k]]
-        risk += RISK[_SAFE[m & 0x7E]]
-    return board.penalty(vals, game.per_segment) + risk
+def _rollout(game: CatSudoku, s: CSState, p: int, rng: random.Random) -> int:
+    _greedy._rng = rng  # the greedy agent's only randomness: its tie-breaks
+    action: int = _greedy.act(game, s, p)
+    return action
 
 
-def evaluate(game: CatSudoku, s: CSState) -> list[float]:
-    """Solo: the expected final score / 100; several seats: each one's chance to win."""
-    scores = [100.0 - expected_penalty(game, vals) for vals in s.sheets]
-    if len(scores) == 1:
-        return [max(0.0, min(1.0, scores[0] / 100.0))]
-    top = max(scores)
-    ws = [math.exp((x - top) / SOFTNESS) for x in scores]
-    total = sum(ws)
-    return [w / total for w in ws]
+def _wild_prior(game: CatSudoku, s: CSState, p: int, actions: Sequence[int]) -> list[float]:
+    cost: dict[int, int] = {}
+    out = []
+    for a in actions:
+        if a == NOWILD:
+            v, spare = 0, 0.0
+        else:
+            row, blank, v = wild_parts(a)
+            spare = 0.1 * row - 0.2 * blank  # numbered before blank, "2+" before "1+"
+        if v not in cost:
+            cost[v] = plan_turn(game, s, p, v)
+        out.append(-10.0 * cost[v] + 0.5 * s.dice.count(v) + spare)
+    return out
 
 
 def _prior(game: CatSudoku, s: CSState, p: int, actions: Sequence[int]) -> list[float]:
-    """Greedy ranking: least added penalty, then least harm to neighbours' safe values."""
-    if s.phase in (ROLL, OVER) or not actions or not is_write(actions[0]):
-        return [0.0] * len(actions)
+    """The greedy agent's ranking of ``actions`` (larger is better)."""
+    if not actions:
+        return []
+    if not is_write(actions[0]):
+        return _wild_prior(game, s, p, actions)
     board = game.board
     vals = s.sheets[p]
     cols = game.sheet.cols
@@ -116,19 +115,18 @@ def _prior(game: CatSudoku, s: CSState, p: int, actions: Sequence[int]) -> list[
 def search_hints(game: Any) -> SearchHints:
     return SearchHints(
         levels={
-            "easy": Budget(60, 0.3),
-            "normal": Budget(300, 0.8),
-            "hard": Budget(1200, 2.5),
+            "easy": Budget(CANDIDATES, 0.3),
+            "normal": Budget(4 * CANDIDATES, 0.8),
+            "hard": Budget(8 * CANDIDATES, 2.5),
         },
-        exploration=0.5,
         step=_step,
         step_chance=True,
-        evaluate=evaluate,
-        rollout_depth=0,
+        rollout_action=_rollout,
         prior=_prior,
-        widening=1.0,
-        # Each seat writes his own sheet: within a writing phase no seat's best write
-        # depends on the others' writes, so decoupled UCT is sound and keeps the
-        # prior-ordered expansion (regret matching would start uniform over ~200 writes).
+        root_candidates=CANDIDATES,
+        # Only used if the tree search runs (root_candidates=None): each seat writes
+        # his own sheet, so within a writing phase no seat's best write depends on
+        # the others' writes and decoupled UCT is sound.
         simultaneous_ucb=True,
+        widening=1.0,
     )

@@ -16,13 +16,20 @@ from collections.abc import Sequence
 from typing import Any
 
 from sudoku_arena.ai.hints import Budget, SearchHints
-from sudoku_arena.games.sudokuhex.game import DRAW_BASE, NUM_HEXES, HexState, SuDokuHex
-from sudoku_arena.grids.hex import ALL_HEXES_MASK, LINE_PEERS_MASK, bits
+from sudoku_arena.games.sudokuhex.agents import expected_best
+from sudoku_arena.games.sudokuhex.game import COPIES, DRAW_BASE, NUM_HEXES, HexState, SuDokuHex
+from sudoku_arena.grids.hex import ALL_HEXES_MASK, LINE_PEERS_MASK, PEERS_MASK, bits
 
 #: How sharply a lead in points turns into a chance to win (per point).
 SCALE = 0.15
 #: Rollout placements before the position is scored (several seats only).
 DEPTH = 2
+#: Progressive widening (children per square root of visits), best hexes first.
+WIDENING: float | None = None
+#: Weight of the next tile's expected best score in the prior (0: points only).
+THREAT = 0.0
+#: Temperature of the PUCT prior (points per factor e; ``None``: UCT, prior for order).
+TEMPERATURE: float | None = None
 #: Chance that a rollout placement is random rather than the best-scoring hex.
 EPSILON = 0.25
 
@@ -63,8 +70,27 @@ def _rollout(game: SuDokuHex, s: HexState, p: int, rng: random.Random) -> int:
 
 
 def _prior(game: SuDokuHex, s: HexState, p: int, actions: Sequence[int]) -> list[float]:
+    """The greedy agent's judgement of a placement: its points, less (with opponents)
+    or plus (solo: the next tile is one's own) ``THREAT`` times the expected best score
+    of the next tile, over the tiles the mover has not seen."""
     occ = s.occupied
-    return [float((occ & LINE_PEERS_MASK[h]).bit_count()) for h in actions]
+    pts = [float((occ & LINE_PEERS_MASK[h]).bit_count()) for h in actions]
+    if not THREAT:
+        return pts
+    v = s.hands[p]
+    unseen = [COPIES - s.board.count(w) for w in range(1, 8)]
+    if v:
+        unseen[v - 1] -= 1
+    sign = 1.0 if game.num_players == 1 else -1.0
+    out = []
+    for h, x in zip(actions, pts, strict=True):
+        bit = 1 << h
+        blocked = tuple(
+            (b | bit | PEERS_MASK[h]) if w == v else (b | bit)
+            for w, b in enumerate(s.blocked, start=1)
+        )
+        out.append(x + sign * THREAT * expected_best(occ | bit, blocked, unseen))
+    return out
 
 
 def _action_key(game: SuDokuHex, s: HexState, a: int, p: int) -> int:
@@ -92,5 +118,7 @@ def search_hints(game: Any) -> SearchHints:
         rollout_action=_rollout,
         prior=_prior,
         action_key=_action_key,
+        widening=WIDENING,
+        prior_temperature=TEMPERATURE,
         chance_key=_chance_key,
     )
