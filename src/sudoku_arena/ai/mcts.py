@@ -31,6 +31,13 @@ Simultaneous phases
     learn to answer a choice it would not see at the table. When every seat of the
     phase is done, the node that follows is keyed by all their choices together.
 
+Priors and the root
+    A game's prior (``hints.prior``) orders the expansion of untried actions, with
+    progressive widening if asked, or steers selection as PUCT probabilities. With
+    ``hints.root_candidates`` the search does not grow a tree: it compares the prior's
+    best few actions by play-outs of the rollout policy in common sampled futures
+    (rollout improvement, see ``MCTS._root_rollouts``).
+
 Perfect-information games keep each node's state in the tree, so a simulation applies
 only the actions below the tree (that is most of the speed in Tic-Tac-Sudoku).
 
@@ -71,6 +78,9 @@ class _Node:
     information); ``untried``/``kids`` serve those nodes, ``index`` the nodes whose
     available actions change from one simulation to the next; ``private`` holds each
     seat's own tree of a simultaneous phase and ``joint`` the nodes after it.
+    ``prior`` is the PUCT probability of the node's action and ``weight`` its raw prior
+    weight; ``regret``/``strat`` are the cumulative regret and strategy of regret
+    matching in simultaneous phases; ``decisive`` marks a child that wins at once.
     """
 
     __slots__ = (
