@@ -103,7 +103,10 @@ class Game(Protocol[S, A]):
         """What ``observer`` sees of ``s`` as JSON values (``None``: a spectator).
 
         Renderers draw only from views. A view includes ``"to_move"`` and, for the seats
-        the observer may act for, the legal actions in notation.
+        the observer may act for, the legal actions in notation. In a game with neither
+        hidden information nor simultaneous moves every observer's view is the public
+        one apart from its ``"observer"`` field (the server builds one per position; the
+        conformance suite checks it).
         """
         ...
 

@@ -33,9 +33,13 @@ def box_of(index: int) -> int:
     return _BOX_OF[index]
 
 
+#: Every cell's name, so naming one (views name dozens per position) is a lookup.
+CELL_NAMES: tuple[str, ...] = tuple(f"r{i // 9 + 1}c{i % 9 + 1}" for i in range(81))
+
+
 def cell_name(index: int) -> str:
     """``r<row>c<col>`` for cell ``index`` (0..80)."""
-    return f"r{index // 9 + 1}c{index % 9 + 1}"
+    return CELL_NAMES[index] if 0 <= index < 81 else f"r{index // 9 + 1}c{index % 9 + 1}"
 
 
 _CELL_RE = re.compile(r"^\s*r\s*([1-9])\s*c\s*([1-9])\s*$", re.IGNORECASE)

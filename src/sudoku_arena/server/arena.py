@@ -23,6 +23,8 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
+
 from sudoku_arena.ai import make_agent
 from sudoku_arena.core.errors import ArenaError, InvalidParameterError
 from sudoku_arena.core.registry import load
@@ -150,7 +152,7 @@ class Client:
             mine = [a for seat, a in acks if seat == obs]
             if mine and text.startswith(_STATE_PREFIX):
                 acks = [(seat, a) for seat, a in acks if seat != obs]
-                ack = json.dumps(mine[-1], separators=(",", ":"))
+                ack = orjson.dumps(mine[-1]).decode()
                 text = f'{_STATE_PREFIX}"ack":{ack},{text[len(_STATE_PREFIX) :]}'
             await self._send(text)
         for _seat, a in acks:

@@ -26,6 +26,8 @@ import random
 from dataclasses import dataclass, replace
 from typing import Any
 
+import orjson
+
 from sudoku_arena.core.errors import ArenaError, IllegalActionError
 from sudoku_arena.core.match import RECORD_FORMAT, LogEntry, sample_chance
 from sudoku_arena.core.record import Record, replay
@@ -35,8 +37,12 @@ from sudoku_arena.server.storage import GameRow, SeatRow
 #: Largest number of messages kept for one position (views and boards are kept for the
 #: current position only, one per observer).
 _CACHE = 16
-#: Views are plain JSON trees: no need to look for reference cycles.
-_ENCODE = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
+
+
+def _encode(value: object) -> str:
+    """Compact JSON for what is sent on the wire (orjson: messages are most of a move's
+    cost on the server)."""
+    return orjson.dumps(value).decode()
 
 
 class ActionRefused(Exception):
@@ -108,6 +114,7 @@ class LiveGame:
                 states.append(game.apply(states[-1], game.parse_action(e.action), e.actor))
         self.game: Any = game
         self.spec = game.spec
+        self._shared_views = not (game.spec.hidden_information or game.spec.simultaneous)
         self.seed = row.seed
         self.states: list[Any] = states
         self.log: list[LogEntry] = list(record.actions)
@@ -272,10 +279,20 @@ class LiveGame:
     # -- what observers see --------------------------------------------------------------------
 
     def view(self, observer: int | None) -> JsonDict:
+        """``observer``'s view of the current position, built once per position.
+
+        In games with neither hidden information nor simultaneous moves every view is the
+        public one with its own ``observer`` field (``Game.view``'s contract), so the game
+        builds one view per position, not one per seat.
+        """
         key = (self.ply, observer)
         v = self._views.get(key)
         if v is None:
-            v = self.game.view(self.state, observer)
+            if observer is None or not self._shared_views:
+                v = self.game.view(self.state, observer)
+            else:
+                public = self.view(None)
+                v = {**public, "observer": observer} if "observer" in public else public
             self._views[key] = v
         return v
 
@@ -285,13 +302,13 @@ class LiveGame:
         encoding of the rest."""
         v = self.view(observer)
         if "observer" not in v:
-            return _ENCODE(v)
+            return _encode(v)
         rest = {k: x for k, x in v.items() if k != "observer"}
         text = next((t for seen, t in self._view_texts if seen == rest), None)
         if text is None:
-            text = _ENCODE(rest)
+            text = _encode(rest)
             self._view_texts.append((rest, text))
-        head = '{"observer":' + _ENCODE(v["observer"])
+        head = '{"observer":' + _encode(v["observer"])
         return head + "}" if text == "{}" else head + "," + text[1:]
 
     def svg(self, observer: int | None) -> str:
@@ -376,7 +393,7 @@ class LiveGame:
             "log_from": log_from,
             "log": self.log_json(observer, log_from),
         }
-        msg = _ENCODE(header)[:-1] + ',"view":' + self.view_json(observer) + "}"
+        msg = _encode(header)[:-1] + ',"view":' + self.view_json(observer) + "}"
         if svg:
             msg += "\n" + self.svg(observer)
         if len(self._msgs) < _CACHE:

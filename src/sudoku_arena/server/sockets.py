@@ -28,6 +28,7 @@ import json
 import time
 from typing import Any
 
+import orjson
 from starlette.types import Receive, Scope, Send
 
 from sudoku_arena.server.arena import Arena, Client
@@ -80,7 +81,7 @@ async def serve_socket(
                 client.push(ws_error("too_large", f"messages are limited to {max_message} bytes"))
                 continue
             try:
-                data = json.loads(text)
+                data = orjson.loads(text)
             except ValueError:
                 client.push(ws_error("bad_json", "that message is not valid JSON"))
                 continue

@@ -240,6 +240,8 @@ def _check_views(
 ) -> None:
     observers: list[int | None] = [None, *range(game.num_players)]
     hidden = game.spec.hidden_information
+    shared = not hidden and not game.spec.simultaneous
+    public = game.view(s, None)
     for obs in observers:
         v = game.view(s, obs)
         _require(isinstance(v, dict), f"{at}: view is not a dict")
@@ -247,6 +249,13 @@ def _check_views(
             _require(key in v, f"{at}: view for {obs} lacks {key!r}")
         _require(_json_roundtrip(v) == v, f"{at}: view for {obs} is not plain JSON")
         report.tick("views are JSON")
+        if shared:
+            # The server builds one view per position for such games (Game.view).
+            _require(
+                {**v, "observer": None} == {**public, "observer": None},
+                f"{at}: view of {obs} differs from the public view beyond 'observer'",
+            )
+            report.tick("one view for all observers")
         if hidden:
             for p in range(game.num_players):
                 if obs is not None and p != obs:

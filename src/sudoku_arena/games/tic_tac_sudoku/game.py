@@ -32,7 +32,7 @@ from sudoku_arena.games.tic_tac_sudoku.rules import (
     SMALL_MASKS,
     near,
 )
-from sudoku_arena.grids.sudoku import box_of, cell_name, grid_param, parse_cell
+from sudoku_arena.grids.sudoku import CELL_NAMES, box_of, cell_name, grid_param, parse_cell
 
 EMPTY, X = 0, 3
 _TO_MOVE = (ToMove.decision(0), ToMove.decision(1))
@@ -306,13 +306,28 @@ class TicTacSudoku(BaseGame[TTSState, int]):
         seat = c - 1
         return f"{SYMBOLS[seat]}-{'open' if s.open[seat] == i else 'filled'}"
 
+    def _cell_codes(self, s: TTSState) -> list[str]:
+        """``cell_code`` for every cell, visiting only the occupied ones (the server
+        builds this for every position it sends)."""
+        cells = [""] * 81
+        kinds = (("x", s.xs), ("circle-filled", s.marks[0]), ("square-filled", s.marks[1]))
+        for code, mask in kinds:
+            while mask:
+                low = mask & -mask
+                cells[low.bit_length() - 1] = code
+                mask ^= low
+        for seat, i in enumerate(s.open):
+            if i >= 0 and s.marks[seat] >> i & 1:
+                cells[i] = f"{SYMBOLS[seat]}-open"
+        return cells
+
     def view(self, s: TTSState, observer: int | None) -> JsonDict:
         out = self.outcome(s)
         return {
             "game": self.spec.id,
             "observer": observer,
             "grid": list(self.grid),
-            "cells": [self.cell_code(s, i) for i in range(81)],
+            "cells": self._cell_codes(s),
             "scores": list(s.scores),
             "target": self.target,
             "map": list(s.map),
@@ -320,7 +335,7 @@ class TicTacSudoku(BaseGame[TTSState, int]):
             "stuck": list(s.stuck),
             "players": list(SYMBOLS),
             "to_move": [] if s.current < 0 else [s.current],
-            "legal": [cell_name(i) for i in self.legal_actions(s, s.current)]
+            "legal": [CELL_NAMES[i] for i in self.legal_actions(s, s.current)]
             if s.current >= 0
             else [],
             "last": cell_name(s.open[s.last]) if s.last >= 0 else None,
