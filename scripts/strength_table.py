@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import fcntl
 import hashlib
 import inspect
 import json
@@ -98,6 +99,21 @@ def load_store() -> dict[str, Any]:
     return {"games": {}}
 
 
+def save_row(store: dict[str, Any], game_id: str, key: str) -> None:
+    """Write one row into the file, keeping every other row as the file has it now, so
+    that several runs (``--only`` different games) can share the file."""
+    with open(JSON_PATH.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        on_disk = load_store()
+        on_disk["games"].setdefault(game_id, {})[key] = store["games"][game_id][key]
+        save_store(on_disk)
+        for gid, rows in on_disk["games"].items():  # pick up the other runs' rows
+            mine = store["games"].setdefault(gid, {})
+            for k, entry in rows.items():
+                if (gid, k) != (game_id, key):
+                    mine[k] = entry
+
+
 def save_store(store: dict[str, Any]) -> None:
     JSON_PATH.parent.mkdir(parents=True, exist_ok=True)
     tmp = JSON_PATH.with_suffix(".tmp")
@@ -140,14 +156,14 @@ def play_row(
         entry["results"].append(r.to_json())
         done += 1
         if time.monotonic() - last_save > 30:
-            save_store(store)
+            save_row(store, game_id, row.key)
             last_save = time.monotonic()
             print(f"    {done}/{len(todo)}", flush=True)
 
     run_games(todo, workers=workers, on_result=keep)
     entry["results"].sort(key=lambda r: r["index"])
     entry["updated"] = datetime.date.today().isoformat()
-    save_store(store)
+    save_row(store, game_id, row.key)
 
 
 # -- rendering ------------------------------------------------------------------------------
