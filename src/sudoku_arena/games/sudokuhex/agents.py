@@ -56,32 +56,43 @@ class GreedyAgent:
         self._rng = random.Random(seed)
 
     def act(self, game: SuDokuHex, state: HexState, player: int) -> int:
-        legal = list(game.legal_actions(state, player))
-        v = state.hands[player]
-        occ = state.occupied
-        scored = [((occ & LINE_PEERS_MASK[h]).bit_count(), h) for h in legal]
-        top = max(p for p, _ in scored)
-        best = [h for p, h in scored if p == top]
-        if len(best) == 1:
-            return best[0]
-        # Public knowledge only: 7 of each number minus the board minus our own tile.
-        unseen = [7 - state.board.count(w) for w in range(1, 8)]
-        unseen[v - 1] -= 1
-        n = game.num_players
-        solo = n == 1
-        if not solo and not any(state.pile) and not state.hands[(player + 1) % n]:
-            return self._rng.choice(best)  # the game ends after this placement
-        keyed: list[tuple[float, int]] = []
-        for h in best:
-            bit = 1 << h
-            blocked = tuple(
-                (b | bit | PEERS_MASK[h]) if w == v else (b | bit)
-                for w, b in enumerate(state.blocked, start=1)
-            )
-            threat = expected_best(occ | bit, blocked, unseen)
-            keyed.append((-threat if solo else threat, h))
-        low = min(k for k, _ in keyed)
-        return self._rng.choice([h for k, h in keyed if k == low])
+        return greedy_choice(game, state, player, self._rng)
+
+
+def greedy_choice(game: SuDokuHex, state: HexState, player: int, rng: random.Random) -> int:
+    """The greedy agent's placement for ``player`` in ``state``, ties broken by ``rng``
+    (the search's play-outs use it too)."""
+    v = state.hands[player]
+    occ = state.occupied
+    top = -1
+    best: list[int] = []
+    for h in bits(~state.blocked[v - 1] & ALL_HEXES_MASK):
+        pts = (occ & LINE_PEERS_MASK[h]).bit_count()
+        if pts > top:
+            top = pts
+            best = [h]
+        elif pts == top:
+            best.append(h)
+    if len(best) == 1:
+        return best[0]
+    # Public knowledge only: 7 of each number minus the board minus our own tile.
+    unseen = [7 - state.board.count(w) for w in range(1, 8)]
+    unseen[v - 1] -= 1
+    n = game.num_players
+    solo = n == 1
+    if not solo and not any(state.pile) and not state.hands[(player + 1) % n]:
+        return rng.choice(best)  # the game ends after this placement
+    keyed: list[tuple[float, int]] = []
+    for h in best:
+        bit = 1 << h
+        blocked = tuple(
+            (b | bit | PEERS_MASK[h]) if w == v else (b | bit)
+            for w, b in enumerate(state.blocked, start=1)
+        )
+        threat = expected_best(occ | bit, blocked, unseen)
+        keyed.append((-threat if solo else threat, h))
+    low = min(k for k, _ in keyed)
+    return rng.choice([h for k, h in keyed if k == low])
 
 
 #: The agents this game adds to the generic ones, by name.
