@@ -162,7 +162,7 @@ def test_a_slow_bot_does_not_hold_up_other_games(server: LiveServer) -> None:
         name = "sleepy"
 
         def act(self, game: Any, state: Any, player: int) -> Any:
-            time.sleep(1.5)
+            time.sleep(3.0)
             return super().act(game, state, player)
 
     register_agent("sleepy", Sleepy)
@@ -175,7 +175,7 @@ def test_a_slow_bot_does_not_hold_up_other_games(server: LiveServer) -> None:
         assert p0.act(st["view"]["legal"][0], ply, msg_id=ply)["type"] == "ack"
         p0.wait_ply(ply + 1, seat=0)
         p0.wait_ply(ply + 1, seat=1)
-    assert time.perf_counter() - t < 1.0  # six moves while the bot thinks
+    assert time.perf_counter() - t < 2.5  # six moves while the bot thinks (3 s)
     assert server.arena.storage.load_game(slow["id"]).actions == []
     p0.close()
 
