@@ -181,9 +181,15 @@ def _sec(x: float) -> str:
     return "–" if math.isnan(x) else f"{x:.3f}"
 
 
-def _check(target: str | None, rate: float, lo: float) -> str:
+#: Games a row needs before its target counts as shown.
+MIN_GAMES = 200
+
+
+def _check(target: str | None, rate: float, lo: float, games: int) -> str:
     if target is None:
         return ""
+    if games < MIN_GAMES:
+        return f"{target} (so far; needs {MIN_GAMES} games)"
     if target.startswith(">="):
         ok = rate >= float(target[2:].strip().rstrip("%")) / 100
     else:
@@ -232,7 +238,7 @@ def render(store: dict[str, Any]) -> str:
                 lines.append(
                     f"| {' vs '.join(d['players'])} | {s.games} | {_pct(a.win_rate)} | "
                     f"{_pct(a.win_ci[0])} – {_pct(a.win_ci[1])} | {s.mean_plies:.1f} | "
-                    f"{_check(TARGETS.get((spec.id, key)), a.win_rate, a.win_ci[0])} |"
+                    f"{_check(TARGETS.get((spec.id, key)), a.win_rate, a.win_ci[0], s.games)} |"
                 )
             lines.append("")
         if solo:
