@@ -205,7 +205,9 @@ class MCTS:
         stream of chance outcomes and one policy seed per future, shared by all
         candidates, so that the candidates are compared on equal luck and small
         differences show with few samples. The budget's iterations count rollouts;
-        a time cap stops between whole rounds (every candidate the same futures).
+        the time cap is checked before every play-out, and a round cut short is
+        dropped, so every candidate keeps the same futures (the first round always
+        completes, so there is a move to play).
         Playing the best candidate improves on the rollout policy itself (policy
         iteration, Bertsekas' rollout algorithm).
         """
@@ -224,11 +226,17 @@ class MCTS:
         done = 0
         for _ in range(rounds):
             z = rng.randrange(1 << 62)
-            for j, a in enumerate(cands):
+            got: list[float] = []
+            for a in cands:
+                if done and deadline is not None and time.perf_counter() > deadline:
+                    break  # out of time mid-round: drop the round, keep luck equal
                 det = game.determinize(state, player, random.Random(z)) if self.hidden else state
                 s = self._step(game, det, a, player)
-                value = self._rollout(s, random.Random(z + 1), random.Random(z + 2))
-                totals[j] += value[player]
+                got.append(self._rollout(s, random.Random(z + 1), random.Random(z + 2))[player])
+            if len(got) < len(cands):
+                break
+            for j, v in enumerate(got):
+                totals[j] += v
             done += 1
             if deadline is not None and time.perf_counter() > deadline:
                 break
