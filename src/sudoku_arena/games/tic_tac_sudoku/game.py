@@ -296,19 +296,11 @@ class TicTacSudoku(BaseGame[TTSState, int]):
 
     # -- views and persistence ----------------------------------------------------------------
 
-    def cell_code(self, s: TTSState, i: int) -> str:
-        """How cell ``i`` looks: '', 'x', or '<symbol>-open' / '<symbol>-filled'."""
-        c = 1 if s.marks[0] >> i & 1 else 2 if s.marks[1] >> i & 1 else X if s.xs >> i & 1 else 0
-        if c == EMPTY:
-            return ""
-        if c == X:
-            return "x"
-        seat = c - 1
-        return f"{SYMBOLS[seat]}-{'open' if s.open[seat] == i else 'filled'}"
+    def cell_codes(self, s: TTSState) -> list[str]:
+        """How each cell looks: '', 'x', or '<symbol>-open' / '<symbol>-filled'.
 
-    def _cell_codes(self, s: TTSState) -> list[str]:
-        """``cell_code`` for every cell, visiting only the occupied ones (the server
-        builds this for every position it sends)."""
+        Visits only the occupied cells (the server builds this for every position).
+        """
         cells = [""] * 81
         kinds = (("x", s.xs), ("circle-filled", s.marks[0]), ("square-filled", s.marks[1]))
         for code, mask in kinds:
@@ -327,7 +319,7 @@ class TicTacSudoku(BaseGame[TTSState, int]):
             "game": self.spec.id,
             "observer": observer,
             "grid": list(self.grid),
-            "cells": self._cell_codes(s),
+            "cells": self.cell_codes(s),
             "scores": list(s.scores),
             "target": self.target,
             "map": list(s.map),
