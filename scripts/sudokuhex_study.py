@@ -1,0 +1,205 @@
+"""How much skill is there in two-player SuDokuHex? A quick test bench.
+
+Plays cheap SuDokuHex policies against the greedy agent on many boards, each board
+twice with the seats swapped and the same tiles coming out of the pile (draws depend on
+the pile only, so one chance generator per board gives both games the same luck). It
+prints the first policy's mean win share with a 95% interval over *boards* (the two
+games of a board are not independent: the interval over games would be too wide when
+seat luck dominates, too narrow when it does not), and, for greedy self-play, who wins
+by the seat on whose turn the game ended (SH-5: the game ends when the player to move
+cannot place).
+
+Policies:
+
+* ``greedy``: the game's greedy agent (best points, then least expected threat);
+* ``random-ties``: best points, ties at random (what the threat tie-break is worth);
+* ``expectimax``: three plies by the rules: my placement, the opponent's greedy reply
+  for each tile he may hold, my best next placement for each tile I may draw; a
+  player that cannot place ends the game; leaves scored by the lead;
+* ``peek``: NOT a fair player, a probe: best points minus the best points of the
+  opponent's actual tile (what knowing his hand would be worth);
+* any bot name (``hard``, ``mcts:800``): the real search bots, through ``make_agent``
+  (slow: hundreds of milliseconds a move).
+
+Usage::
+
+    python scripts/sudokuhex_study.py [--boards 1000] [--players expectimax,greedy]
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import time
+from collections.abc import Callable
+from typing import Any
+
+from sudoku_arena.ai.agents import make_agent
+from sudoku_arena.core.registry import load
+from sudoku_arena.games.sudokuhex.agents import best_points, expected_best, greedy_choice
+from sudoku_arena.games.sudokuhex.game import HexState, SuDokuHex
+from sudoku_arena.grids.hex import ALL_HEXES_MASK, LINE_PEERS_MASK, PEERS_MASK, bits
+
+Policy = Callable[[SuDokuHex, HexState, int, random.Random], int]
+
+
+def _after(occ: int, blocked: tuple[int, ...], h: int, v: int) -> tuple[int, tuple[int, ...]]:
+    bit = 1 << h
+    return occ | bit, tuple(
+        (b | bit | PEERS_MASK[h]) if w == v else (b | bit) for w, b in enumerate(blocked, 1)
+    )
+
+
+def _points(occ: int, h: int) -> int:
+    return (occ & LINE_PEERS_MASK[h]).bit_count()
+
+
+def _unseen(s: HexState, v: int) -> list[int]:
+    """Public knowledge of the mover holding ``v``: 7 of each number, less the board."""
+    out = [7 - s.board.count(w) for w in range(1, 8)]
+    out[v - 1] -= 1
+    return out
+
+
+def random_ties(game: SuDokuHex, s: HexState, p: int, rng: random.Random) -> int:
+    hexes = bits(~s.blocked[s.hands[p] - 1] & ALL_HEXES_MASK)
+    top = max(_points(s.occupied, h) for h in hexes)
+    return rng.choice([h for h in hexes if _points(s.occupied, h) == top])
+
+
+def peek(game: SuDokuHex, s: HexState, p: int, rng: random.Random) -> int:
+    v, w = s.hands[p], s.hands[1 - p]
+    keyed = []
+    for h in bits(~s.blocked[v - 1] & ALL_HEXES_MASK):
+        occ, blocked = _after(s.occupied, s.blocked, h, v)
+        reply = best_points(occ, blocked[w - 1]) if w else 0
+        keyed.append((_points(s.occupied, h) - reply, rng.random(), h))
+    return max(keyed)[2]
+
+
+def _result(lead: int) -> float:
+    return 1.0 if lead > 0 else 0.5 if lead == 0 else 0.0
+
+
+def expectimax(game: SuDokuHex, s: HexState, p: int, rng: random.Random) -> int:
+    v = s.hands[p]
+    unseen = _unseen(s, v)
+    total = sum(unseen)
+    lead0 = s.scores[p] - s.scores[1 - p]
+    scored = []
+    for h in bits(~s.blocked[v - 1] & ALL_HEXES_MASK):
+        occ, blocked = _after(s.occupied, s.blocked, h, v)
+        lead1 = lead0 + _points(s.occupied, h)
+        if not s.hands[1 - p] or not total:
+            scored.append((_result(lead1), rng.random(), h))
+            continue
+        acc = 0.0
+        for w, c in enumerate(unseen, 1):
+            if not c:
+                continue
+            mask = ~blocked[w - 1] & ALL_HEXES_MASK
+            if not mask:  # he cannot place: the game ends on his turn
+                acc += c * _result(lead1)
+                continue
+            rest = list(unseen)
+            rest[w - 1] -= 1
+            r = max(bits(mask), key=lambda x: (_points(occ, x), -x))
+            occ2, blocked2 = _after(occ, blocked, r, w)
+            lead2 = lead1 - _points(occ, r)
+            n = sum(rest)
+            sub = 0.0
+            for u, cu in enumerate(rest, 1):
+                if cu:
+                    if ~blocked2[u - 1] & ALL_HEXES_MASK:
+                        gain = best_points(occ2, blocked2[u - 1])
+                        sub += cu / (1 + math.exp(-0.15 * (lead2 + gain)))
+                    else:
+                        sub += cu * _result(lead2)
+            acc += c * (sub / n if n else _result(lead2))
+        scored.append((acc / total - 1e-6 * expected_best(occ, blocked, unseen), rng.random(), h))
+    return max(scored)[2]
+
+
+POLICIES: dict[str, Policy] = {
+    "greedy": greedy_choice,
+    "random-ties": random_ties,
+    "expectimax": expectimax,
+    "peek": peek,
+}
+
+
+def policy(name: str, game: SuDokuHex, seed: int) -> Policy:
+    if name in POLICIES:
+        return POLICIES[name]
+    agent = make_agent(name, game, seed)  # a real bot: it gets a determinised state
+
+    def act(game: SuDokuHex, s: HexState, p: int, rng: random.Random) -> int:
+        det = game.determinize(s, p, rng)
+        action: int = agent.act(game, det, p)
+        return action
+
+    return act
+
+
+def _sample(outcomes: Any, r: float) -> int:
+    """The outcome that a uniform ``r`` in [0, 1) falls on."""
+    acc = 0.0
+    for a, prob in outcomes:
+        acc += float(prob)
+        if r < acc:
+            return int(a)
+    return int(outcomes[-1][0])
+
+
+def play(game: SuDokuHex, seats: list[Policy], seed: int) -> HexState:
+    """One game; chance from its own generator so both seatings see the same tiles."""
+    chance = random.Random(seed)
+    rngs = [random.Random(seed * 10 + i) for i in range(len(seats))]
+    s = game.initial_state()
+    while True:
+        tm = game.to_move(s)
+        if tm.is_terminal:
+            return s
+        if tm.is_chance:
+            s = game.apply(s, _sample(game.chance_outcomes(s), chance.random()))
+        else:
+            p = tm.players[0]
+            s = game.apply(s, seats[p](game, s, p, rngs[p]), p)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--boards", type=int, default=1000)
+    ap.add_argument("--players", default="expectimax,greedy", help="A,B: A is scored")
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+    game: Any = load("sudokuhex", seed=0, players=2)
+    a_name, b_name = args.players.split(",")
+    a, b = policy(a_name, game, 1), policy(b_name, game, 2)
+    t0 = time.perf_counter()
+    shares, ends = [], {0: [0, 0.0], 1: [0, 0.0]}
+    for i in range(args.boards):
+        share = 0.0
+        for a_seat in (0, 1):
+            s = play(game, [a, b] if a_seat == 0 else [b, a], args.seed * 1_000_003 + i)
+            lead = s.scores[a_seat] - s.scores[1 - a_seat]
+            share += _result(lead) / 2
+            ends[s.turn][0] += 1
+            ends[s.turn][1] += _result(s.scores[0] - s.scores[1])
+        shares.append(share)
+    n = len(shares)
+    mean = sum(shares) / n
+    sd = math.sqrt(sum((x - mean) ** 2 for x in shares) / max(1, n - 1))
+    half = 1.959963984540054 * sd / math.sqrt(n)
+    print(f"{a_name} vs {b_name}: {n} boards, {2 * n} games, {time.perf_counter() - t0:.0f} s")
+    print(
+        f"  {a_name} win share {mean:.3f}, 95% CI over boards {mean - half:.3f}-{mean + half:.3f}"
+    )
+    for seat, (count, wins) in ends.items():
+        if count:
+            print(f"  games ending on seat {seat}'s turn: {count}, seat 0 won {wins / count:.3f}")
+
+
+if __name__ == "__main__":
+    main()
