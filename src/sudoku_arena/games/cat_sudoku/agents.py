@@ -25,23 +25,21 @@ from sudoku_arena.games.cat_sudoku.game import (
     CSState,
     wild_parts,
 )
-from sudoku_arena.games.cat_sudoku.rules import Board
 
 _BITS = tuple(1 << v for v in range(7))
 
-
-def blocked_values(board: Board, vals: tuple[int, ...] | list[int], j: int) -> int:
-    """Bit mask of the values that would conflict at ``j`` (segment or diagonal)."""
-    m = 0
-    for k in board.segmates[j]:
-        m |= _BITS[vals[k]]
-    for k in board.diag[j]:
-        m |= _BITS[vals[k]]
-    return m & 0x7E
-
-
-def _safe_count(mask: int) -> int:
-    return 6 - bin(mask).count("1")
+#: The harm weight of an empty square by its blocked-value mask (bits 1-6): 3 when at
+#: most one safe value is left, else 1 / (safe values - 1).
+_WEIGHT = tuple(
+    3.0 if k <= 1 else 1.0 / (k - 1) for k in (6 - bin(m & 0x7E).count("1") for m in range(128))
+)
+#: The same weights in 60ths (exact integers), times one 16-bit field per value that
+#: is still safe there: summing these over a write's related squares gives the harm of
+#: every value at once (field ``v``; at most 14 squares x 180 fits in 16 bits).
+_PACKED = tuple(
+    round(60 * _WEIGHT[m]) * sum(1 << 16 * v for v in range(1, 7) if not m >> v & 1)
+    for m in range(128)
+)
 
 
 def best_writes(
@@ -50,39 +48,83 @@ def best_writes(
     squares: list[int],
     values: list[int],
     rng: random.Random | None,
+    masks: list[int] | None = None,
 ) -> tuple[int, int, int]:
-    """The greedy write ``(delta, value, square)`` among ``values`` x ``squares``."""
+    """The greedy write ``(delta, value, square)`` among ``values`` x ``squares``.
+
+    The least penalty increase wins; among equal increases the least harm (the float
+    sum of the weights of the related empty squares where the value is still safe, in
+    ``board.related`` order); among equal harm the first in ``squares`` x ``values``
+    order when ``rng`` is None, else ``rng.choice`` of them (called only when there are
+    two or more). ``masks`` is ``board.blocked_all(vals)`` when the caller has it.
+    """
     board = game.board
     per = game.per_segment
-    best: list[tuple[float, int, int]] = []
+    write_delta = board.write_delta
+    if masks is None:
+        masks = board.blocked_all(vals)
+    related = board.related
+    bits = _BITS
+    # Pass 1: the least delta and every write that reaches it, in (square, value) order.
+    # A value not blocked at a square adds nothing there, so only blocked values pay
+    # for write_delta.
     best_delta = 1 << 30
-    related = board.segmates
-    diag = board.diag
-    masks: dict[int, int] = {}
+    best: list[tuple[int, list[int]]] = []  # (square, values) at best_delta
+    any_value = 0
+    for v in values:
+        any_value |= bits[v]
     for i in squares:
+        m = masks[i]
+        if not m & any_value:  # every value adds 0 here
+            if best_delta > 0:
+                best_delta = 0
+                best = [(i, values)]
+            elif best_delta == 0:
+                best.append((i, values))
+            continue
+        here: list[int] = []
         for v in values:
-            d = board.write_delta(vals, i, v, per)
+            d = write_delta(vals, i, v, per) if m & bits[v] else 0
             if d > best_delta:
                 continue
-            # Harm: the empty related squares for which v was still safe.
-            harm = 0.0
-            bit = _BITS[v]
-            for j in (*related[i], *diag[i]):
-                if vals[j]:
-                    continue
-                m = masks.get(j)
-                if m is None:
-                    m = masks[j] = blocked_values(board, vals, j)
-                if not m & bit:
-                    k = _safe_count(m)
-                    harm += 3.0 if k <= 1 else 1.0 / (k - 1)
             if d < best_delta:
                 best_delta = d
-                best = [(harm, v, i)]
-            else:
-                best.append((harm, v, i))
-    low = min(h for h, _, _ in best)
-    top = [(v, i) for h, v, i in best if h == low]
+                best = []
+                here = []
+            if not here:
+                best.append((i, here))
+            here.append(v)
+    # Pass 2: the least harm, in exact 60ths. A float sum is off by far less than 1/60,
+    # so the writes of least float harm are among those of least exact harm.
+    packed_of = _PACKED
+    packed_at = [0 if x else packed_of[m] for x, m in zip(vals, masks, strict=True)]
+    at = packed_at.__getitem__
+    low = 1 << 30
+    top: list[tuple[int, int]] = []  # (value, square) at the least exact harm
+    for i, here in best:
+        packed = sum(map(at, related[i]))
+        for v in here:
+            h = packed >> 16 * v & 0xFFFF
+            if h <= low:
+                if h < low:
+                    low = h
+                    top = []
+                top.append((v, i))
+    if len(top) > 1:
+        # The float sums decide, as they always have (rounding can split an exact tie).
+        weight = _WEIGHT
+        harms = []
+        for v, i in top:
+            bit = bits[v]
+            harm = 0.0
+            for j in related[i]:
+                if not vals[j]:
+                    m = masks[j]
+                    if not m & bit:
+                        harm += weight[m]
+            harms.append(harm)
+        least = min(harms)
+        top = [vi for vi, h in zip(top, harms, strict=True) if h == least]
     v, i = top[0] if rng is None or len(top) == 1 else rng.choice(top)
     return best_delta, v, i
 
@@ -95,6 +137,8 @@ def plan_turn(game: CatSudoku, s: CSState, player: int, wild: int) -> int:
     vals = list(s.sheets[player])
     squares = game.allowed_squares(s, player)
     board = game.board
+    masks = board.blocked_all(vals)
+    related = board.related
     total = 0
     fill = board.fillable
     for _ in range(len(s.dice)):
@@ -102,9 +146,12 @@ def plan_turn(game: CatSudoku, s: CSState, player: int, wild: int) -> int:
             break
         plain = [v for v in range(1, 7) if counts[v]]
         values = plain if plain else list(range(1, 7))
-        d, v, i = best_writes(game, tuple(vals), squares, values, None)
+        d, v, i = best_writes(game, tuple(vals), squares, values, None, masks)
         total += d
         vals[i] = v
+        bit = _BITS[v]
+        for j in related[i]:  # related is symmetric: v is now blocked around i
+            masks[j] |= bit
         if counts[v]:
             counts[v] -= 1
         else:

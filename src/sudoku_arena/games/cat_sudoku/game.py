@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar
 
@@ -69,6 +69,7 @@ ROW_LABELS = ("1+", "2+")
 COUNTER_COLS = 9
 BLANK_COLS = (6, 7, 8)
 SIXTH = Fraction(1, 6)
+_ROLLS = tuple((v - 1, SIXTH) for v in range(1, 7))
 _NO_DICE = (0, 0, 0, 0, 0, 0, 0)
 
 _NOTATION_HELP = (
@@ -225,7 +226,7 @@ class CatSudoku(BaseGame[CSState, int]):
     def chance_outcomes(self, s: CSState) -> Sequence[tuple[int, Fraction]]:
         if s.phase != ROLL:
             return ()
-        return [(v - 1, SIXTH) for v in range(1, 7)]
+        return _ROLLS
 
     def write_action(self, value: int, square: int) -> int:
         """The action writing ``value`` (1-6) into ``square`` (a sheet index)."""
@@ -369,11 +370,12 @@ class CatSudoku(BaseGame[CSState, int]):
 
     def _roll(self, s: CSState, v: int) -> CSState:
         dice = tuple(sorted((*s.dice, v)))
+        # The constructor, not dataclasses.replace: search play-outs roll thousands of dice.
+        s = CSState(s.phase, s.turn, s.active, dice, s.wild, s.box, s.counter, s.sheets, s.left)
         if len(dice) < 4:
-            return replace(s, dice=dice)
-        s = replace(s, dice=dice)
+            return s
         if s.turn > 0 and self.usable_boxes(s):
-            return replace(s, phase=WILD)
+            return CSState(WILD, s.turn, s.active, dice, s.wild, s.box, s.counter, s.sheets, s.left)
         return self._start_writing(s, 0, -1, s.counter)
 
     def _start_writing(self, s: CSState, wild: int, box: int, counter: tuple[int, ...]) -> CSState:
@@ -383,15 +385,8 @@ class CatSudoku(BaseGame[CSState, int]):
                 counts[0] += 1
             else:
                 counts[d] += 1
-        left = tuple(counts)
-        return replace(
-            s,
-            phase=WRITE,
-            wild=wild,
-            box=box,
-            counter=counter,
-            left=(left,) * self.num_players,
-        )
+        left = (tuple(counts),) * self.num_players
+        return CSState(WRITE, s.turn, s.active, s.dice, wild, box, counter, s.sheets, left)
 
     def _choose_wild(self, s: CSState, a: int) -> CSState:
         if a == NOWILD:
@@ -431,19 +426,12 @@ class CatSudoku(BaseGame[CSState, int]):
         return s
 
     def _end_turn(self, s: CSState) -> CSState:
-        fill = self.board.fillable
-        if all(all(vals[j] for j in fill) for vals in s.sheets):
-            return replace(s, phase=OVER, dice=(), wild=0, box=-1)  # CS-7
+        blocked = self._blocked
+        if all(vals.count(0) == blocked for vals in s.sheets):  # no empty square left
+            return CSState(OVER, s.turn, s.active, (), 0, -1, s.counter, s.sheets, s.left)  # CS-7
         turn = s.turn + 1
-        return replace(
-            s,
-            phase=ROLL,
-            turn=turn,
-            active=turn % self.num_players,  # CS-3: from seat 1 after seat 0's setup roll
-            dice=(),
-            wild=0,
-            box=-1,
-        )
+        active = turn % self.num_players  # CS-3: from seat 1 after seat 0's setup roll
+        return CSState(ROLL, turn, active, (), 0, -1, s.counter, s.sheets, s.left)
 
     # -- scoring ----------------------------------------------------------------------------
 

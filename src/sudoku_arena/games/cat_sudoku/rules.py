@@ -3,8 +3,9 @@
 A player's sheet is a tuple with one value per square of the grid (``row * cols + col``):
 0 for empty or blocked, 1-6 for a number (pre-printed numbers included, CS-2).
 :class:`Board` precomputes, for every square, the other squares of its row segment and
-column segment and its diagonal neighbours, so that scoring and the penalty a write
-would create (:func:`write_delta`) are short loops.
+column segment and its diagonal neighbours, so that scoring, the values that would
+conflict at a square (:meth:`Board.blocked`, a bit mask) and the penalty a write would
+create (:meth:`Board.write_delta`) are short loops.
 """
 
 from __future__ import annotations
@@ -13,8 +14,10 @@ from dataclasses import dataclass
 
 from sudoku_arena.games.cat_sudoku.sheet import OPEN_KINDS, START, Sheet
 
-#: Penalty of a diagonal set by its size (CS-8): 2 for two, 5 for three, 10 for four+.
+#: Points lost per circle (CS-8).
 CIRCLE_PENALTY = 2
+
+_BITS = tuple(1 << v for v in range(7))
 
 
 def set_penalty(size: int) -> int:
@@ -72,10 +75,36 @@ class Board:
             orth.append(tuple(o))
         self.diag: tuple[tuple[int, ...], ...] = tuple(diag)
         self.orth: tuple[tuple[int, ...], ...] = tuple(orth)
+        #: Every square whose value can conflict with a square's: segment mates, then
+        #: diagonal neighbours (the order the greedy agent sums its harm in).
+        self.related: tuple[tuple[int, ...], ...] = tuple(
+            self.segmates[i] + self.diag[i] for i in range(n)
+        )
         self.squares: tuple[int, ...] = tuple(i for i in range(n) if sheet.kinds[i] in OPEN_KINDS)
 
     def name(self, i: int) -> str:
         return self.sheet.name_of(i)
+
+    def blocked(self, vals: tuple[int, ...] | list[int], i: int) -> int:
+        """Bit mask (bit ``v``) of the values that would conflict at square ``i``: those
+        in its row or column segment or on a diagonal neighbour. A value outside the
+        mask adds no penalty there (:meth:`write_delta` is 0)."""
+        m = 0
+        for j in self.related[i]:
+            m |= _BITS[vals[j]]
+        return m & 0x7E
+
+    def blocked_all(self, vals: tuple[int, ...] | list[int]) -> list[int]:
+        """:meth:`blocked` for every square, indexed by square."""
+        masks = [0] * self.size
+        related = self.related
+        for i in self.squares:
+            v = vals[i]
+            if v:
+                bit = _BITS[v]
+                for j in related[i]:
+                    masks[j] |= bit
+        return masks
 
     # -- scoring ----------------------------------------------------------------------
 
@@ -137,29 +166,46 @@ class Board:
         return total + sum(set_penalty(len(s)) for s in self.diagonal_sets(vals))
 
     def write_delta(self, vals: tuple[int, ...], i: int, v: int, per_segment: bool) -> int:
-        """How much the deduction grows when ``v`` is written into empty square ``i``."""
-        # Circles: only i and the squares of value v in its two segments can change
-        # (a square other than i lies in at most one of i's segments).
-        mates = [j for j in self.segmates[i] if vals[j] == v]
+        """How much the deduction grows when ``v`` is written into empty square ``i``
+        (:meth:`penalty` after minus before, computed from ``i``'s surroundings only)."""
         delta = 0
-        if mates:
-            after_vals = list(vals)
-            after_vals[i] = v
-            change = self.circles(after_vals, i, per_segment)
-            for j in mates:
-                change += self.circles(after_vals, j, per_segment)
-                change -= self.circles(vals, j, per_segment)
-            delta += CIRCLE_PENALTY * change
+        # Circles: only i and the squares of value v in its two segments can change.
+        row = col = 0
+        rj = cj = -1
+        for j in self.rowmates[i]:
+            if vals[j] == v:
+                row += 1
+                rj = j
+        for j in self.colmates[i]:
+            if vals[j] == v:
+                col += 1
+                cj = j
+        if row or col:
+            # i is circled for each of its segments holding v. A mate of v is already
+            # circled for that segment when another mate shares it (row or col >= 2);
+            # a lone mate gains that circle, which without per_segment only counts
+            # when its other segment (the one i is not in) did not circle it already.
+            if per_segment:
+                change = (row > 0) + (col > 0) + (row == 1) + (col == 1)
+            else:
+                change = 1
+                if row == 1 and v not in [vals[k] for k in self.colmates[rj]]:
+                    change += 1
+                if col == 1 and v not in [vals[k] for k in self.rowmates[cj]]:
+                    change += 1
+            delta = CIRCLE_PENALTY * change
         # Diagonal sets: i joins the sets of its diagonal neighbours of value v.
-        sizes = []
+        joined = 0  # squares in those sets
+        before = 0  # their penalty as separate sets
         seen: list[int] = []
         for j in self.diag[i]:
             if vals[j] == v and j not in seen:
                 comp = self.component(vals, j)
-                seen.extend(comp)
-                sizes.append(len(comp))
-        if sizes:
-            delta += set_penalty(1 + sum(sizes)) - sum(set_penalty(k) for k in sizes)
+                seen += comp
+                joined += len(comp)
+                before += set_penalty(len(comp))
+        if joined:
+            delta += set_penalty(1 + joined) - before
         return delta
 
 

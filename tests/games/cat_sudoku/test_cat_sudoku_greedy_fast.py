@@ -1,0 +1,232 @@
+"""Cat Sudoku: the fast greedy agent and penalty helpers against plain recomputations.
+
+The greedy agent drives the search's play-outs, so it is written for speed (bit masks,
+packed integer harms, incremental ``write_delta``). These tests hold it to the plain
+forms: the penalty recomputed from the rules, and the agent as it was first written
+(kept here as the oracle, on top of the checked ``write_delta``), including how it
+consumes its random generator, and greedy games recorded before the rewrite.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+from sudoku_arena.games.cat_sudoku.agents import GreedyAgent, best_writes, plan_turn
+from sudoku_arena.games.cat_sudoku.game import WILD, CatSudoku, CSState
+from sudoku_arena.games.cat_sudoku.rules import Board
+from sudoku_arena.games.cat_sudoku.sheet import SHEET_NAMES
+
+sys.path.insert(0, str(Path(__file__).parent))
+from cs_helpers import SQUARE4, new
+
+SHEETS = [*SHEET_NAMES, SQUARE4]
+
+
+def random_sheet(board: Board, rng: random.Random, fill: float, values: int = 6) -> list[int]:
+    """``board``'s printed values plus random values 1..``values`` in about ``fill`` of
+    the other fillable squares (conflicts of every kind included)."""
+    vals = list(board.initial)
+    for i in board.fillable:
+        if rng.random() < fill:
+            vals[i] = rng.randint(1, values)
+    return vals
+
+
+# -- the oracle: the greedy agent in its first, plain form ----------------------------------
+
+
+def _oracle_blocked(board: Board, vals: tuple[int, ...] | list[int], j: int) -> int:
+    m = 0
+    for k in board.segmates[j]:
+        m |= 1 << vals[k]
+    for k in board.diag[j]:
+        m |= 1 << vals[k]
+    return m & 0x7E
+
+
+def oracle_best_writes(
+    game: CatSudoku,
+    vals: tuple[int, ...],
+    squares: list[int],
+    values: list[int],
+    rng: random.Random | None,
+) -> tuple[int, int, int]:
+    board = game.board
+    best: list[tuple[float, int, int]] = []
+    best_delta = 1 << 30
+    for i in squares:
+        for v in values:
+            d = board.write_delta(vals, i, v, game.per_segment)  # tested against rescoring below
+            if d > best_delta:
+                continue
+            harm = 0.0
+            for j in (*board.segmates[i], *board.diag[i]):
+                if vals[j]:
+                    continue
+                m = _oracle_blocked(board, vals, j)
+                if not m & 1 << v:
+                    k = 6 - bin(m).count("1")
+                    harm += 3.0 if k <= 1 else 1.0 / (k - 1)
+            if d < best_delta:
+                best_delta = d
+                best = [(harm, v, i)]
+            else:
+                best.append((harm, v, i))
+    low = min(h for h, _, _ in best)
+    top = [(v, i) for h, v, i in best if h == low]
+    v, i = top[0] if rng is None or len(top) == 1 else rng.choice(top)
+    return best_delta, v, i
+
+
+# -- penalty helpers --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("per_segment", [False, True])
+@pytest.mark.parametrize("sheet", SHEETS)
+def test_write_delta_is_the_rescored_difference_on_random_sheets(
+    sheet: str, per_segment: bool
+) -> None:
+    board = new(sheet).board
+    rng = random.Random(sheet + str(per_segment))
+    for _ in range(12):
+        # Few values make long diagonal sets and repeated circles; many make variety.
+        vals = random_sheet(board, rng, rng.random(), rng.choice([2, 3, 6]))
+        before = board.penalty(tuple(vals), per_segment)
+        empty = [i for i in board.fillable if not vals[i]]
+        for i in rng.sample(empty, min(len(empty), 12)):
+            for v in range(1, 7):
+                vals[i] = v
+                expected = board.penalty(tuple(vals), per_segment) - before
+                vals[i] = 0
+                assert board.write_delta(tuple(vals), i, v, per_segment) == expected, (i, v)
+
+
+@pytest.mark.parametrize("sheet", SHEETS)
+def test_blocked_masks_name_the_values_around_a_square(sheet: str) -> None:
+    board = new(sheet).board
+    rng = random.Random(sheet)
+    for _ in range(20):
+        vals = random_sheet(board, rng, rng.random())
+        masks = board.blocked_all(vals)
+        for i in board.squares:
+            assert board.blocked(vals, i) == masks[i] == _oracle_blocked(board, vals, i)
+            if not vals[i]:
+                for v in range(1, 7):
+                    if not masks[i] >> v & 1:  # an unblocked value costs nothing
+                        assert board.write_delta(tuple(vals), i, v, False) == 0
+                        assert board.write_delta(tuple(vals), i, v, True) == 0
+
+
+# -- the greedy agent ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("per_segment", [False, True])
+@pytest.mark.parametrize("sheet", SHEETS)
+def test_best_writes_matches_the_plain_form_and_draws_alike(sheet: str, per_segment: bool) -> None:
+    game = new(sheet, circle_per_segment=per_segment)
+    board = game.board
+    rng = random.Random(sheet)
+    for k in range(40):
+        # Sparse sheets give many exact ties in harm, where the random draw decides.
+        vals = tuple(random_sheet(board, rng, rng.choice([0.0, 0.1, 0.4, 0.8]), 6))
+        empty = [i for i in board.fillable if not vals[i]]
+        if not empty:
+            continue
+        squares = rng.sample(empty, rng.randint(1, len(empty)))
+        values = sorted(rng.sample(range(1, 7), rng.randint(1, 6)))
+        assert best_writes(game, vals, squares, values, None) == oracle_best_writes(
+            game, vals, squares, values, None
+        )
+        mine, theirs = random.Random(k), random.Random(k)
+        got = best_writes(game, vals, squares, values, mine)
+        assert got == oracle_best_writes(game, vals, squares, values, theirs)
+        assert mine.getstate() == theirs.getstate()
+
+
+def oracle_plan_turn(game: CatSudoku, s: CSState, player: int, wild: int) -> int:
+    counts = [0] * 7
+    for d in s.dice:
+        counts[0 if d == wild else d] += 1
+    vals = list(s.sheets[player])
+    squares = game.allowed_squares(s, player)
+    total = 0
+    for _ in range(len(s.dice)):
+        if not squares:
+            break
+        values = [v for v in range(1, 7) if counts[v]] or list(range(1, 7))
+        d, v, i = oracle_best_writes(game, tuple(vals), squares, values, None)
+        total += d
+        vals[i] = v
+        counts[v if counts[v] else 0] -= 1
+        squares = game.allowed_squares(
+            CSState(s.phase, s.turn, s.active, s.dice, 0, -1, s.counter, (tuple(vals),), s.left),
+            0,
+        )
+    return total
+
+
+@pytest.mark.parametrize("adjacent", [False, True])
+def test_plan_turn_matches_the_plain_form(adjacent: bool) -> None:
+    for sheet in ("summer", "winter"):
+        game = new(sheet, adjacent=adjacent)
+        agent = GreedyAgent(seed=1)
+        rng = random.Random(2)
+        s = game.initial_state()
+        checked = 0
+        while not game.to_move(s).is_terminal and checked < 12:
+            tm = game.to_move(s)
+            if tm.is_chance:
+                s = game.apply(s, rng.randrange(6), None)
+                continue
+            if s.phase == WILD:
+                for wild in range(7):
+                    assert plan_turn(game, s, 0, wild) == oracle_plan_turn(game, s, 0, wild)
+                checked += 1
+            s = game.apply(s, agent.act(game, s, 0), 0)
+
+
+#: Greedy games recorded before the agent was rewritten for speed: sha256 of the
+#: actions (first 16 hex digits), final scores, and the agent's next random number.
+RECORDED = [
+    ("spring", 1, {}, "e8dc571bfb01fe89", [95], 0.09121595383022585),
+    ("summer", 2, {"wild_optional": True}, "c3ddcf6097fa372b", [82, 82], 0.5699993338763802),
+    ("autumn", 3, {"adjacent": True}, "710b060c5e155df9", [64, 65, 71], 0.12778713415082077),
+    (
+        "winter",
+        4,
+        {"circle_per_segment": True},
+        "1d48cebaefccb837",
+        [42, 64, 56, 56],
+        0.6007241332677452,
+    ),
+]
+
+
+@pytest.mark.parametrize(("sheet", "players", "options", "digest", "scores", "draw"), RECORDED)
+def test_greedy_games_replay_as_recorded(
+    sheet: str,
+    players: int,
+    options: dict[str, bool],
+    digest: str,
+    scores: list[int],
+    draw: float,
+) -> None:
+    k = [r[0] for r in RECORDED].index(sheet)
+    game = new(sheet, players=players, **options)
+    rng = random.Random(k)
+    agent = GreedyAgent(seed=k)
+    s = game.initial_state()
+    actions = []
+    while not (tm := game.to_move(s)).is_terminal:
+        p = None if tm.is_chance else tm.players[rng.randrange(len(tm.players))]
+        a = rng.randrange(6) if p is None else agent.act(game, s, p)
+        actions.append(a)
+        s = game.apply(s, a, p)
+    assert hashlib.sha256(repr(actions).encode()).hexdigest()[:16] == digest
+    assert [game.score(s, p) for p in range(players)] == scores
+    assert agent._rng.random() == draw
