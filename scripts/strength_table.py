@@ -65,6 +65,12 @@ TARGETS: dict[tuple[str, str], str] = {
     ("sudokuhex", "hard-greedy"): "CI above 50%",
 }
 
+#: Solo targets: the row's mean score, its 95% interval clear above the named row's.
+SOLO_TARGETS: dict[tuple[str, str], str] = {
+    ("cat-sudoku", "solo-hard"): "solo-greedy",
+    ("sudokuhex", "solo-hard"): "solo-greedy",
+}
+
 
 @dataclass(frozen=True)
 class Row:
@@ -197,6 +203,21 @@ def _check(target: str | None, rate: float, lo: float, games: int) -> str:
     return f"{target} {'✓' if ok else '✗'}"
 
 
+def _solo_check(game_id: str, key: str, data: dict[str, Any]) -> str:
+    """The solo target of row ``key`` (``SOLO_TARGETS``), shown once both rows have
+    ``MIN_GAMES`` games: its interval must lie above the other row's."""
+    other = SOLO_TARGETS.get((game_id, key))
+    if other is None:
+        return ""
+    target = f"CI above {other.removeprefix('solo-')}'s"
+    mine, theirs = _results(data[key]), _results(data.get(other, {}))
+    if min(len(mine), len(theirs)) < MIN_GAMES:
+        return f"{target} (so far; needs {MIN_GAMES} games)"
+    lo = summarise(game_id, data[key]["players"], mine).agents[0].score_ci[0]
+    hi = summarise(game_id, data[other]["players"], theirs).agents[0].score_ci[1]
+    return f"{target} {'✓' if lo > hi else '✗'}"
+
+
 def render(store: dict[str, Any]) -> str:
     cpu = _cpu_name()
     lines = [
@@ -245,15 +266,16 @@ def render(store: dict[str, Any]) -> str:
             lines += [
                 "Solo (one player):",
                 "",
-                "| agent | games | mean score | 95% CI | mean length (plies) |",
-                "|---|---:|---:|---:|---:|",
+                "| agent | games | mean score | 95% CI | mean length (plies) | target |",
+                "|---|---:|---:|---:|---:|---|",
             ]
-            for _, d in solo:
+            for key, d in solo:
                 s = summarise(spec.id, d["players"], _results(d))
                 a = s.agents[0]
                 lines.append(
                     f"| {a.name} | {s.games} | {a.mean_score:.1f} | "
-                    f"{a.score_ci[0]:.1f} – {a.score_ci[1]:.1f} | {s.mean_plies:.1f} |"
+                    f"{a.score_ci[0]:.1f} – {a.score_ci[1]:.1f} | {s.mean_plies:.1f} | "
+                    f"{_solo_check(spec.id, key, data)} |"
                 )
             lines.append("")
         lines += _timings(spec.id, data)
