@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import math
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -66,6 +67,19 @@ def test_tournament_command() -> None:
     assert result.exit_code == 0, result.output
     assert "greedy" in result.output and "win rate" in result.output
     assert "mean length" in result.output
+
+
+def test_tournament_table_fits_an_80_column_terminal_without_splitting_intervals() -> None:
+    result = CliRunner().invoke(
+        app,
+        ["tournament", "tic-tac-sudoku", "--players", "random,greedy", "--games", "2"],
+        env={"COLUMNS": "80"},
+    )
+    assert result.exit_code == 0, result.output
+    assert max(len(line) for line in result.output.splitlines()) <= 80
+    rows = [line for line in result.output.splitlines() if "greedy" in line]
+    assert len(rows) == 1  # one line per agent: nothing wrapped
+    assert re.search(r"\d+\.\d%–\d+\.\d%", rows[0]), rows[0]
 
 
 def test_tournament_command_refuses_unknown_agents() -> None:

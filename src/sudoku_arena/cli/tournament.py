@@ -27,21 +27,23 @@ def print_summary(summary: Summary, solo: bool) -> None:
     """The tournament's results as a table."""
     title = f"{summary.game_id}: {summary.games} games, mean length {summary.mean_plies:.1f} plies"
     table = Table(title=title)
+    # Intervals and figures never wrap (a split interval reads as two numbers); an
+    # 80-column terminal fits them all when the headers are short.
     table.add_column("agent")
     if not solo:
-        table.add_column("win rate", justify="right")
-        table.add_column("95% CI", justify="right")
-    table.add_column("mean score", justify="right")
-    table.add_column("95% CI", justify="right")
-    table.add_column("s/move median", justify="right")
-    table.add_column("s/move p95", justify="right")
+        table.add_column("win rate", justify="right", no_wrap=True)
+        table.add_column("95% CI", justify="right", no_wrap=True)
+    table.add_column("mean score", justify="right", no_wrap=True)
+    table.add_column("95% CI", justify="right", no_wrap=True)
+    table.add_column("median s", justify="right", no_wrap=True)
+    table.add_column("p95 s", justify="right", no_wrap=True)
     for a in summary.agents:
         row = [a.name]
         if not solo:
-            row += [_pct(a.win_rate), f"{_pct(a.win_ci[0])} - {_pct(a.win_ci[1])}"]
+            row += [_pct(a.win_rate), f"{_pct(a.win_ci[0])}–{_pct(a.win_ci[1])}"]
         row += [
             _num(a.mean_score),
-            f"{_num(a.score_ci[0])} - {_num(a.score_ci[1])}",
+            f"{_num(a.score_ci[0])}–{_num(a.score_ci[1])}",
             _num(a.median_seconds, 3),
             _num(a.p95_seconds, 3),
         ]
