@@ -13,7 +13,7 @@ Policies:
 
 * ``greedy``: the game's greedy agent (best points, then least expected threat);
 * ``random-ties``: best points, ties at random (what the threat tie-break is worth);
-* ``expectimax``: three plies by the rules: my placement, the opponent's greedy reply
+* ``expectimax``: three plies by the rules: my placement, the opponent's best-scoring reply
   for each tile he may hold, my best next placement for each tile I may draw; a
   player that cannot place ends the game; leaves scored by the lead;
 * ``peek``: NOT a fair player, a probe: best points minus the best points of the
