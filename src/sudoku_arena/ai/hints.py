@@ -24,6 +24,11 @@ Contracts of the callables (``game`` is the game object, ``s`` a state, ``p`` a 
 * ``prior(game, s, p, actions) -> sequence of floats``: optional weights (> 0) for
   the order in which a node's untried actions are expanded (larger first, ties at
   random). Without it, untried actions are expanded in random order.
+* ``position_key(game, s) -> hashable or None``: for games that can go round in circles
+  (Citadel), what makes two turn starts the same position (the turn counter left out),
+  and ``None`` for states that are not the start of a turn. A search agent remembers
+  the keys of the positions of its game; the search scores a line that comes back to
+  one of them as ``repeat_value`` for every seat (perfect-information games only).
 
 Hidden-information games only (the tree is keyed by what the searching seat sees):
 
@@ -41,7 +46,7 @@ from __future__ import annotations
 
 import importlib
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
@@ -55,6 +60,7 @@ EvaluateFn = Callable[[Any, Any], Sequence[float]]
 PriorFn = Callable[[Any, Any, int, Sequence[Any]], Sequence[float]]
 ActionKeyFn = Callable[[Any, Any, Any, int], int]
 ChanceKeyFn = Callable[[Any, Any, Any, int], "int | None"]
+PositionKeyFn = Callable[[Any, Any], "Hashable | None"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +130,11 @@ class SearchHints:
     #: seats of a phase do not interact within it (each writes his own sheet), so
     #: that no seat's best action depends on what the others choose meanwhile.
     simultaneous_ucb: bool = False
+    #: Key of a turn start for spotting repeated positions (``None``: not looked for).
+    position_key: PositionKeyFn | None = None
+    #: Every seat's return for a line that repeats a position of the game: the value of
+    #: the turn-limit draw that two players who keep repeating would reach.
+    repeat_value: float = 0.0
     #: Longest rollout (plies) before the game is scored as it stands (safety net).
     max_rollout_plies: int = 10_000
     #: For solo games: scale exploration by the spread of the returns seen so far, so

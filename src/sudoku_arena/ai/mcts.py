@@ -51,7 +51,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Collection, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -80,7 +80,8 @@ class _Node:
     seat's own tree of a simultaneous phase and ``joint`` the nodes after it.
     ``prior`` is the PUCT probability of the node's action and ``weight`` its raw prior
     weight; ``regret``/``strat`` are the cumulative regret and strategy of regret
-    matching in simultaneous phases; ``decisive`` marks a child that wins at once.
+    matching in simultaneous phases; ``decisive`` marks a child that wins at once;
+    ``repeat`` a child whose state repeats a position of the game (``hints.position_key``).
     """
 
     __slots__ = (
@@ -95,6 +96,7 @@ class _Node:
         "prior",
         "private",
         "regret",
+        "repeat",
         "state",
         "strat",
         "tm",
@@ -121,6 +123,7 @@ class _Node:
         self.strat = 0.0
         self.prior = 0.0
         self.weight = 0.0
+        self.repeat = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,12 +170,29 @@ class MCTS:
         self.regret_matching = not self.hints.simultaneous_ucb
         self.puct = self.hints.prior is not None and self.hints.prior_temperature is not None
         self._regret_updates: list[tuple[int, list[_Node], list[float], int]] = []
+        self._seen: Collection[Hashable] = ()
+        self._repeat_value = [self.hints.repeat_value] * game.num_players
+
+    def _repeats(self, s: Any) -> bool:
+        """Whether ``s`` is a turn start the game has already been through."""
+        key = self.hints.position_key
+        assert key is not None
+        k = key(self.game, s)
+        return k is not None and k in self._seen
 
     # -- the search ------------------------------------------------------------------------
 
-    def search(self, state: Any, player: int, budget: Budget) -> SearchResult:
-        """Search from ``state`` for ``player`` within ``budget``; return the best action."""
+    def search(
+        self, state: Any, player: int, budget: Budget, seen: Collection[Hashable] = ()
+    ) -> SearchResult:
+        """Search from ``state`` for ``player`` within ``budget``; return the best action.
+
+        ``seen`` holds the ``hints.position_key`` of positions the game has been through;
+        lines of the tree that come back to one are scored ``hints.repeat_value``, so
+        that two searching players do not go round in circles until the turn limit.
+        """
         game = self.game
+        self._seen = seen if self.keep_states and self.hints.position_key is not None else ()
         t0 = time.perf_counter()
         legal = list(game.legal_actions(state, player))
         if not legal:
@@ -344,6 +364,9 @@ class MCTS:
                             value = game.returns(s)
                             if value[p] >= _WIN:
                                 node.decisive = child
+                        elif self._seen and self._repeats(s):
+                            child.repeat = True
+                            value = self._repeat_value
                         else:
                             value = self._rollout(s)
                         break
@@ -363,10 +386,17 @@ class MCTS:
                             value = game.returns(s)
                             if value[p] >= _WIN:
                                 node.decisive = child
+                        elif self._seen and self._repeats(s):
+                            child.repeat = True
+                            value = self._repeat_value
                         else:
                             value = self._rollout(s)
                         break
                     child = self._ucb(node)
+                if child.repeat:
+                    path.append(child)
+                    value = self._repeat_value
+                    break
                 s = child.state
                 path.append(child)
                 node = child
@@ -710,13 +740,49 @@ class MCTSAgent:
         self.budget = budget
         self.name = f"mcts:{label}"
         self._search: MCTS | None = None
+        self._seen: set[Hashable] = set()
         self.last: SearchResult | None = None
 
     def act(self, game: Any, state: Any, player: int) -> Any:
+        """Search for ``player``; also remember the game's turn starts (``position_key``):
+        the one it acts in and the one its action hands to the next player. One agent
+        plays one game: a new game needs a new agent (or a new game object)."""
         if self._search is None or self._search.game is not game:
+            if self._search is not None:
+                self._seen = set()  # another game object: another game
             self._search = MCTS(game, rng=self._rng)
-        self.last = self._search.search(state, player, self.budget)
+        key = self._search.hints.position_key
+        if key is not None:
+            self._remember(key(game, state))
+        self.last = self._search.search(state, player, self.budget, self._seen)
+        if key is not None:
+            self._remember(key(game, game.apply(state, self.last.action, player)))
         return self.last.action
+
+    def remember(self, keys: Iterable[Hashable]) -> None:
+        """Add turn starts the game went through before this agent was made (see
+        :func:`position_keys`): a caller that builds a new agent for every move (the
+        server) hands it the game's history this way."""
+        self._seen.update(keys)
+
+    def _remember(self, k: Hashable | None) -> None:
+        if k is not None:
+            self._seen.add(k)
+
+
+def position_keys(game: Any, states: Iterable[Any]) -> list[Hashable]:
+    """The ``position_key`` of every turn start among ``states`` (a game's history), for
+    :meth:`MCTSAgent.remember`; empty for games that do not name their positions or that
+    hide information (the search ignores repetitions there)."""
+    key = hints_for(game).position_key
+    if key is None or game.spec.hidden_information:
+        return []
+    out: list[Hashable] = []
+    for s in states:
+        k = key(game, s)
+        if k is not None:
+            out.append(k)
+    return out
 
 
 def level_factory(level: str) -> Any:

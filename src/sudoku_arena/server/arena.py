@@ -26,6 +26,7 @@ from typing import Any
 import orjson
 
 from sudoku_arena.ai import make_agent
+from sudoku_arena.ai.mcts import position_keys
 from sudoku_arena.core.errors import ArenaError, InvalidParameterError
 from sudoku_arena.core.registry import load
 from sudoku_arena.core.types import JsonDict
@@ -532,7 +533,13 @@ class Arena:
         seed = int.from_bytes(digest[:4], "big")
         try:
             return await self.bots.think(
-                lg.spec.id, lg.row.params, game.dump_state(state), seat, agent, seed
+                lg.spec.id,
+                lg.row.params,
+                game.dump_state(state),
+                seat,
+                agent,
+                seed,
+                position_keys(game, lg.states),
             )
         except asyncio.CancelledError:
             raise

@@ -2,7 +2,8 @@
 
 The server hands a worker the game (id and parameters), the state as the bot may see
 it (already determinised for games with hidden information: the worker never gets the
-true state) in the game's JSON dump, the seat, the agent name and a seed. The worker
+true state) in the game's JSON dump, the seat, the agent name, a seed and the turn
+starts the game has been through (games that can go round in circles, Citadel). The worker
 builds the agent with :func:`sudoku_arena.ai.make_agent` and returns the action's
 notation. The agent's seed comes from the game's seed, the seat and the ply, so a
 restarted server has its bots play exactly as before.
@@ -13,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 import multiprocessing
+from collections.abc import Hashable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from functools import lru_cache
 from typing import Any
@@ -27,13 +29,26 @@ def _game(game_id: str, params_json: str) -> Any:
     return load(game_id, **json.loads(params_json))
 
 
-def think(game_id: str, params_json: str, state: JsonDict, seat: int, agent: str, seed: int) -> str:
-    """Pick the bot's action (runs in a worker); returns its notation."""
+def think(
+    game_id: str,
+    params_json: str,
+    state: JsonDict,
+    seat: int,
+    agent: str,
+    seed: int,
+    seen: Sequence[Hashable] = (),
+) -> str:
+    """Pick the bot's action (runs in a worker); returns its notation. ``seen`` holds the
+    turn starts the game went through (``ai.mcts.position_keys``), so that a search bot
+    does not steer back to one of them."""
     from sudoku_arena.ai import make_agent
 
     game = _game(game_id, params_json)
     s = game.load_state(state)
     bot = make_agent(agent, game, seed=seed)
+    remember = getattr(bot, "remember", None)
+    if seen and remember is not None:
+        remember(seen)
     return str(game.format_action(bot.act(game, s, seat)))
 
 
@@ -67,12 +82,19 @@ class BotRunner:
             self._pool = None
 
     async def think(
-        self, game_id: str, params: JsonDict, state: JsonDict, seat: int, agent: str, seed: int
+        self,
+        game_id: str,
+        params: JsonDict,
+        state: JsonDict,
+        seat: int,
+        agent: str,
+        seed: int,
+        seen: Sequence[Hashable] = (),
     ) -> str:
         self.start()
         assert self._pool is not None
         loop = asyncio.get_running_loop()
         params_json = json.dumps(params, sort_keys=True)
         return await loop.run_in_executor(
-            self._pool, think, game_id, params_json, state, seat, agent, seed
+            self._pool, think, game_id, params_json, state, seat, agent, seed, tuple(seen)
         )

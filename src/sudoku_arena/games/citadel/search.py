@@ -15,6 +15,13 @@ stop at the node they add and score it with a heuristic:
 Expansion follows the greedy agent's action scores (``agents.GreedyAgent.scores``) with
 progressive widening, so the search spends its simulations on sensible actions among
 the hundreds that are legal.
+
+Two searching players used to go round in circles: each turn one recruited a warrior,
+killed the other's warrior on the same cell and stepped onto it, and the other did the
+same back, until the turn limit (13 of the first 18 games of hard against normal drawn
+after 300 turns). ``position_key`` names a turn start without its turn counter, so the
+search scores a line that comes back to a position of the game as the draw it leads to
+(``repeat_value`` 0, as CI-9's draw scores) and looks for progress instead.
 """
 
 from __future__ import annotations
@@ -92,6 +99,20 @@ def _prior(game: Citadel, s: CitadelState, p: int, actions: Sequence[int]) -> Se
     return _scorer.scores(game, s, p, list(actions))
 
 
+def position_key(game: Citadel, s: CitadelState) -> bytes | None:
+    """The position at the start of a turn (board, control, mover); ``None`` mid-turn.
+
+    Every action but ``end`` spends a credit, marks its warriors spent (attacks) or
+    counts a siege capture, so a turn is untouched while none of these has happened.
+    Bytes, because the server hands a game's keys to its bot workers every move.
+    """
+    if s.phase != PLAY or s.spent or s.sieges:
+        return None
+    if s.credits != game.control_counts(s)[s.current]:
+        return None
+    return bytes(s.board) + bytes(o + 1 for o in s.owners) + bytes((s.current,))
+
+
 def _rollout(game: Citadel, s: CitadelState, p: int, rng: random.Random) -> int:
     legal = game.legal_actions(s, p)
     return legal[rng.randrange(len(legal))]
@@ -110,4 +131,6 @@ def search_hints(game: Any) -> SearchHints:
         rollout_depth=0,
         prior=_prior,
         widening=1.5,
+        position_key=position_key,
+        repeat_value=0.0,
     )
