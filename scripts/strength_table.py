@@ -233,6 +233,7 @@ def render(store: dict[str, Any]) -> str:
         "Win rates are the first agent's share of the games (a shared win counts",
         "1/k) with a 95% Wilson interval; seats rotate, so every agent plays every seat",
         "of every board equally often. Scores are means with a 95% normal interval.",
+        "Games won by nobody are draws at a turn limit (Citadel, CI-9).",
         "",
     ]
     for spec in registered_games():
@@ -250,15 +251,16 @@ def render(store: dict[str, Any]) -> str:
             lines += [
                 "Two players:",
                 "",
-                "| match | games | first agent wins | 95% CI | mean length (plies) | target |",
-                "|---|---:|---:|---:|---:|---|",
+                "| match | games | first agent wins | 95% CI | won by nobody "
+                "| mean length (plies) | target |",
+                "|---|---:|---:|---:|---:|---:|---|",
             ]
             for key, d in duel:
                 s = summarise(spec.id, d["players"], _results(d))
                 a = s.agents[0]
                 lines.append(
                     f"| {' vs '.join(d['players'])} | {s.games} | {_pct(a.win_rate)} | "
-                    f"{_pct(a.win_ci[0])} – {_pct(a.win_ci[1])} | {s.mean_plies:.1f} | "
+                    f"{_pct(a.win_ci[0])} – {_pct(a.win_ci[1])} | {s.unwon} | {s.mean_plies:.1f} | "
                     f"{_check(TARGETS.get((spec.id, key)), a.win_rate, a.win_ci[0], s.games)} |"
                 )
             lines.append("")

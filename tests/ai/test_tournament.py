@@ -11,7 +11,15 @@ from typing import Any
 
 from typer.testing import CliRunner
 
-from sudoku_arena.ai.tournament import jobs, mean_ci, percentile, run_games, summarise, wilson
+from sudoku_arena.ai.tournament import (
+    GameResult,
+    jobs,
+    mean_ci,
+    percentile,
+    run_games,
+    summarise,
+    wilson,
+)
 from sudoku_arena.cli.main import app
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -46,6 +54,17 @@ def test_parallel_results_equal_serial_ones() -> None:
     serial = [(r.returns, r.plies) for r in run_games(todo, workers=1)]
     parallel = [(r.returns, r.plies) for r in run_games(todo, workers=2)]
     assert serial == parallel
+
+
+def test_games_won_by_nobody_are_counted_apart_from_shared_wins() -> None:
+    def result(i: int, returns: tuple[float, float]) -> GameResult:
+        return GameResult(i, 0, (0, 1), returns, (0.0, 0.0), 10, ((0.1,), (0.1,)), 1.0)
+
+    games = [result(0, (0.0, 0.0)), result(1, (1.0, 0.0)), result(2, (0.5, 0.5))]
+    s = summarise("citadel", ["hard", "greedy"], games)
+    assert s.unwon == 1  # the turn-limit draw; the shared win was won by both
+    assert math.isclose(s.agents[0].win_rate, 0.5)
+    assert summarise("citadel", ["hard", "greedy"], games[1:]).unwon == 0
 
 
 def test_statistics() -> None:
@@ -126,6 +145,7 @@ def test_strength_table_renders_stored_rows() -> None:
     }
     text = st.render(store)
     assert "## Tic-Tac-Sudoku" in text and "normal vs random" in text
+    assert "| won by nobody |" in text
     assert "| normal |" in text  # the level's seconds per move
     keys = {
         r.key for r in st.rows_for(next(s for s in st.registered_games() if s.id == "sudokuhex"))

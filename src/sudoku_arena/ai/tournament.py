@@ -236,6 +236,9 @@ class Summary:
     players: tuple[str, ...]
     games: int
     mean_plies: float
+    #: Games nobody won (all returns 0: a turn-limit draw in Citadel). Ties that share
+    #: a win (SuDokuHex) are not counted here: their returns add up to 1.
+    unwon: int = 0
     agents: list[AgentSummary] = field(default_factory=list)
 
 
@@ -247,6 +250,7 @@ def summarise(game_id: str, players: Sequence[str], results: Sequence[GameResult
         players=tuple(players),
         games=n,
         mean_plies=statistics.fmean(r.plies for r in results) if results else math.nan,
+        unwon=sum(1 for r in results if len(players) > 1 and not any(r.returns)),
     )
     for j, name in enumerate(players):
         rets = [r.returns[j] for r in results]

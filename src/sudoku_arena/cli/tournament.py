@@ -26,6 +26,8 @@ def _num(x: float, digits: int = 1) -> str:
 def print_summary(summary: Summary, solo: bool) -> None:
     """The tournament's results as a table."""
     title = f"{summary.game_id}: {summary.games} games, mean length {summary.mean_plies:.1f} plies"
+    if summary.unwon:
+        title += f", {summary.unwon} won by nobody"
     table = Table(title=title)
     # Intervals and figures never wrap (a split interval reads as two numbers); an
     # 80-column terminal fits them all when the headers are short.
