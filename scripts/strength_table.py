@@ -218,6 +218,14 @@ def _solo_check(game_id: str, key: str, data: dict[str, Any]) -> str:
     return f"{target} {'✓' if lo > hi else '✗'}"
 
 
+def _current(game_id: str, entry: dict[str, Any]) -> bool:
+    """Whether a row was played by the game's present search and budgets."""
+    fp = entry.get("fingerprint")
+    return fp is None or fp == fingerprint(
+        game_id, len(entry["players"]), dict(entry.get("params", {}))
+    )
+
+
 def render(store: dict[str, Any]) -> str:
     cpu = _cpu_name()
     lines = [
@@ -242,6 +250,8 @@ def render(store: dict[str, Any]) -> str:
             lines += [f"## {spec.name}", "", "Not measured yet.", ""]
             continue
         lines += [f"## {spec.name}", ""]
+        stale = sorted(k for k, d in data.items() if d.get("results") and not _current(spec.id, d))
+        data = {k: d for k, d in data.items() if k not in stale}
         duel = [(k, d) for k, d in data.items() if len(d["players"]) == 2 and d.get("results")]
         solo = [(k, d) for k, d in data.items() if len(d["players"]) == 1 and d.get("results")]
         order = [k for k, _ in DUELS] + [k for k, _ in SOLOS]
@@ -281,6 +291,13 @@ def render(store: dict[str, Any]) -> str:
                 )
             lines.append("")
         lines += _timings(spec.id, data)
+        if stale:
+            lines += [
+                "Not shown, played by an older search of this game (to be played again): "
+                + ", ".join(stale)
+                + ".",
+                "",
+            ]
     return "\n".join(lines).rstrip() + "\n"
 
 

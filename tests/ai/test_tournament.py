@@ -139,13 +139,20 @@ def test_strength_table_renders_stored_rows() -> None:
                 "normal-random": {
                     "players": ["normal", "random"],
                     "results": [r.to_json() for r in results],
-                }
+                },
+                "hard-greedy": {  # played by a search that has changed since
+                    "players": ["hard", "greedy"],
+                    "fingerprint": "0" * 16,
+                    "results": [r.to_json() for r in results],
+                },
             }
         }
     }
     text = st.render(store)
     assert "## Tic-Tac-Sudoku" in text and "normal vs random" in text
     assert "| won by nobody |" in text
+    assert "hard vs greedy" not in text and "older search of this game" in text
+    assert "(to be played again): hard-greedy." in text
     assert "| normal |" in text  # the level's seconds per move
     keys = {
         r.key for r in st.rows_for(next(s for s in st.registered_games() if s.id == "sudokuhex"))
