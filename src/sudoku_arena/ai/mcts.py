@@ -38,6 +38,13 @@ Priors and the root
     best few actions by play-outs of the rollout policy in common sampled futures
     (rollout improvement, see ``MCTS._root_rollouts``).
 
+Repetitions
+    A game whose turns can come back to an earlier position names its turn starts
+    (``hints.position_key``). The agent remembers those its game has been through and
+    the search scores a line that returns to one as ``hints.repeat_value`` (the draw
+    that endless repetition leads to), so two bots do not trade the same moves until
+    the turn limit (perfect-information games; the tree must hold states).
+
 Perfect-information games keep each node's state in the tree, so a simulation applies
 only the actions below the tree (that is most of the speed in Tic-Tac-Sudoku).
 
