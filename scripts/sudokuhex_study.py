@@ -19,7 +19,11 @@ Policies:
 * ``peek``: NOT a fair player, a probe: best points minus the best points of the
   opponent's actual tile (what knowing his hand would be worth);
 * any bot name (``hard``, ``mcts:800``): the real search bots, through ``make_agent``
-  (slow: hundreds of milliseconds a move).
+  (slow: hundreds of milliseconds a move);
+* ``open:`` before a bot name (``open:hard``): NOT a fair player, a probe: that bot
+  searching with the opponents' hands face up (its search deals only the pile, whose
+  order nobody knows), an upper bound for what a search of that size can get out of
+  reading the opponent well.
 
 Usage::
 
@@ -129,9 +133,32 @@ POLICIES: dict[str, Policy] = {
 }
 
 
+def _open_hands(game: SuDokuHex) -> SuDokuHex:
+    """The same game, except that its search may see every hand: determinising leaves
+    the state as it is (the pile is counts, drawn as chance outcomes, so nothing else is
+    hidden from the search)."""
+    open_game: Any = load("sudokuhex", seed=0, players=len(game.seat_names))
+
+    def determinize(s: HexState, observer: int, rng: random.Random) -> HexState:
+        return s
+
+    open_game.determinize = determinize
+    opened: SuDokuHex = open_game
+    return opened
+
+
 def policy(name: str, game: SuDokuHex, seed: int) -> Policy:
     if name in POLICIES:
         return POLICIES[name]
+    if name.startswith("open:"):
+        open_game = _open_hands(game)
+        seer = make_agent(name.removeprefix("open:"), open_game, seed)
+
+        def act_open(game: SuDokuHex, s: HexState, p: int, rng: random.Random) -> int:
+            action: int = seer.act(open_game, s, p)
+            return action
+
+        return act_open
     agent = make_agent(name, game, seed)  # a real bot: it gets a determinised state
 
     def act(game: SuDokuHex, s: HexState, p: int, rng: random.Random) -> int:
