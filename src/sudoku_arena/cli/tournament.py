@@ -72,8 +72,9 @@ def tournament(
 ) -> None:
     """Play agents against each other with seats rotated; print win rates and scores.
 
-    Every agent sits in every seat equally often (use a multiple of the player count
-    for --games); intervals are 95% (Wilson for win rates, normal for mean scores).
+    Every agent plays every seat equally often: use a multiple of the player count for --games.
+
+    Intervals are 95%: Wilson for win rates, normal for mean scores.
     """
     names = parse_players(players)
     try:
