@@ -37,7 +37,7 @@ def test_selfplay_then_replay_verify(tmp_path: Path) -> None:
     assert "mean length" in result.output and "greedy" in result.output
     assert len(out.read_text().splitlines()) == 30
     result = runner.invoke(app, ["replay", "--verify", str(out)])
-    assert result.exit_code == 0 and "30 record(s) replayed exactly" in result.output
+    assert result.exit_code == 0 and "30 record(s): 30 verified, 0 failed" in result.output
 
 
 def test_replay_verify_names_the_bad_ply(tmp_path: Path) -> None:
@@ -50,14 +50,15 @@ def test_replay_verify_names_the_bad_ply(tmp_path: Path) -> None:
     out.write_text("\n".join(lines) + "\n")
     result = runner.invoke(app, ["replay", "--verify", str(out)])
     assert result.exit_code == 1
-    assert "record 1" in result.output and "ply 2" in result.output
+    assert "line 2" in result.output and "ply 2" in result.output
+    assert "1 verified, 1 failed" in result.output
 
 
 def test_replay_shows_a_game(tmp_path: Path) -> None:
     out = tmp_path / "g.jsonl"
     runner.invoke(app, ["selfplay", "tic-tac-sudoku", "--games", "1", "--out", str(out)])
     result = runner.invoke(app, ["replay", str(out)])
-    assert result.exit_code == 0 and "0.0:" in result.output and "wins" in result.output
+    assert result.exit_code == 0 and "0.1:" in result.output and "wins" in result.output
 
 
 def test_play_against_a_bot_with_bad_input_undo_and_quit(fixed_grid: str) -> None:
@@ -138,4 +139,4 @@ def test_acceptance_thousand_random_games_replay(tmp_path: Path) -> None:
     result = runner.invoke(app, [*args, "--out", str(out)])
     assert result.exit_code == 0, result.output
     result = runner.invoke(app, ["replay", "--verify", str(out)])
-    assert result.exit_code == 0 and "1000 record(s) replayed exactly" in result.output
+    assert result.exit_code == 0 and "1000 record(s): 1000 verified, 0 failed" in result.output

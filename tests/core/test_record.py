@@ -22,7 +22,7 @@ def _finished(grid: str, seed: int = 2) -> Match:
 
 def test_record_holds_what_the_issue_asks(fixed_grid: str) -> None:
     data = _finished(fixed_grid).record().to_json()
-    assert data["format"] == 1 and data["game"] == "tic-tac-sudoku"
+    assert data["format"] == 2 and data["game"] == "tic-tac-sudoku"
     assert data["params"]["grid"] == fixed_grid
     assert {"ply", "actor", "action"} <= set(data["actions"][0])
     assert data["outcome"]["winners"] and len(data["outcome"]["scores"]) == 2

@@ -127,8 +127,11 @@ def test_act_over_http_with_tokens(server: LiveServer) -> None:
             "outcome": None,
         }
         assert server.arena.storage.load_game(gid).actions == [(0, 0, legal[0])]
-        # the record and the replay wait for the end (the record holds the seed)
-        assert c.get(f"/api/matches/{gid}/record").status_code == 409
+        # while the game runs the record is the public one: the commitment, no secret
+        public = c.get(f"/api/matches/{gid}/record").json()
+        assert public["chance"]["secret"] is None and public["seed"] is None
+        assert public["chance"]["commitment"] == c.get(f"/api/matches/{gid}").json()["commitment"]
+        assert [a["action"] for a in public["actions"]] == [legal[0]]
         assert c.get(f"/api/matches/{gid}/replay/0").status_code == 409
 
 

@@ -25,8 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sudoku_arena.ai.agents import make_agent
-from sudoku_arena.core.match import Match
-from sudoku_arena.core.registry import load
+from sudoku_arena.core.match import Match, load_seeded
 
 Z95 = 1.959963984540054
 
@@ -106,10 +105,10 @@ def play_game(job: GameJob) -> GameResult:
     """Play one game of a tournament (in a worker process)."""
     t0 = time.perf_counter()
     k = len(job.players)
-    game = load(job.game_id, seed=job.seed, **{**dict(job.params), "players": k})
+    game = load_seeded(job.game_id, job.seed, **{**dict(job.params), "players": k})
     names = [job.players[a] for a in job.seats]
     match = Match(game, seed=job.seed, players=names)
-    agents = [make_agent(names[s], game, seed=job.seed * 1009 + 17 * s + 1) for s in range(k)]
+    agents = [make_agent(names[s], game, seed=match.bot_seed(s)) for s in range(k)]
     times: list[list[float]] = [[] for _ in range(k)]
     plies = 0
     while not match.is_over:

@@ -7,10 +7,11 @@ from typing import Any, NoReturn
 
 import typer
 from rich.console import Console
+from rich.text import Text
 
 from sudoku_arena.core.errors import ArenaError, InvalidParameterError
+from sudoku_arena.core.match import load_seeded
 from sudoku_arena.core.params import parse_param_text
-from sudoku_arena.core.registry import load
 
 app = typer.Typer(
     name="sudoku-arena",
@@ -25,7 +26,8 @@ err_console = Console(stderr=True, highlight=False)
 
 def fail(message: str, code: int = 2) -> NoReturn:
     """Print ``message`` as an error and exit with ``code``."""
-    err_console.print(f"[bold red]error:[/] {message}", markup=True)
+    # The message often quotes the user's own text: never read it as Rich markup.
+    err_console.print(Text.assemble(("error: ", "bold red"), message))
     raise typer.Exit(code)
 
 
@@ -44,14 +46,17 @@ def game_params(items: list[str] | None, extra: dict[str, Any] | None = None) ->
 def read_text_param(name: str, path: str) -> str:
     try:
         return Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise InvalidParameterError(f"{name}: {path} is not a UTF-8 text file") from None
     except OSError as exc:
         raise InvalidParameterError(f"{name}: cannot read {path}: {exc.strerror}") from None
 
 
-def load_game(game_id: str, params: dict[str, Any], seed: int | None) -> Any:
-    """Load a game or exit with the error's message."""
+def load_game(game_id: str, params: dict[str, Any], seed: int) -> Any:
+    """Load a game to be played from ``seed`` (generated parameters from its public
+    part, see ``core.match.load_seeded``) or exit with the error's message."""
     try:
-        return load(game_id, seed=seed, **params)
+        return load_seeded(game_id, seed, **params)
     except ArenaError as exc:
         fail(str(exc))
 

@@ -6,6 +6,7 @@ People type actions in the game's notation. Other commands at the prompt: ``move
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -121,17 +122,23 @@ def play(
         params = game_params(param, extra)
     except (ArenaError, OSError) as exc:
         fail(str(exc))
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**31)
     g = load_game(game, params, seed)
     match = Match(g, seed=seed, players=names)
     agents: dict[int, Agent] = {}
     try:
         for i, name in enumerate(names):
             if name.lower() != HUMAN:
-                agents[i] = make_agent(name, g, seed=match.seed * 31 + i)
+                agents[i] = make_agent(name, g, seed=match.bot_seed(i))
     except ArenaError as exc:
         fail(str(exc))
     humans = [i for i, n in enumerate(names) if n.lower() == HUMAN]
-    console.print(f"[bold]{g.spec.name}[/] — seed {match.seed}. Type 'help' for commands.")
+    # The seed gives away every future die and tile: in a game with chance it is
+    # shown only once the game is over (or left).
+    secret_seed = g.spec.chance or g.spec.hidden_information
+    shown_seed = "" if secret_seed else f" — seed {seed}"
+    console.print(f"[bold]{g.spec.name}[/]{shown_seed}. Type 'help' for commands.")
     for e in match.log:
         console.print(f"[dim]{_describe(match, e)}[/]")
     quit_early = False
@@ -153,8 +160,12 @@ def play(
         console.print(f"record saved to {save}")
     if quit_early:
         console.print("game left unfinished")
+        if secret_seed:
+            console.print(f"it was played from seed {seed}")
         raise typer.Exit(0)
     _show(match, None)
     out = match.outcome()
     assert out is not None
     console.print(f"[bold]Game over:[/] {out.reason}; scores {list(out.scores)}")
+    if secret_seed:
+        console.print(f"played from seed {seed} (replay it with --seed {seed})")

@@ -2,20 +2,43 @@
 
 from __future__ import annotations
 
+import os
 import statistics
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.table import Table
 from rich.text import Text
 
 from sudoku_arena.ai import make_agent
-from sudoku_arena.cli.app import app, console, fail, game_params, load_game, parse_players
+from sudoku_arena.cli.app import (
+    app,
+    console,
+    err_console,
+    fail,
+    game_params,
+    load_game,
+    parse_players,
+    read_text_param,
+)
 from sudoku_arena.core.errors import ArenaError, RecordError
 from sudoku_arena.core.match import Match
-from sudoku_arena.core.record import Record, read_records, replay
+from sudoku_arena.core.record import Record, replay, scan_records, write_records
+from sudoku_arena.core.verify import verify_record
+
+
+def _check_out(out: Path) -> None:
+    """Refuse, before any game is played, an output path that cannot be written."""
+    if out.is_dir():
+        fail(f"--out {out}: is a folder; give a file name such as games.jsonl")
+    folder = out.parent
+    if not folder.is_dir():
+        fail(f"--out {out}: the folder {folder} does not exist; create it first")
+    if not os.access(folder, os.W_OK):
+        fail(f"--out {out}: the folder {folder} is not writable")
 
 
 @app.command()
@@ -29,58 +52,61 @@ def selfplay(
     sheet: Annotated[Path | None, typer.Option(help="a sheet file (Cat Sudoku)")] = None,
     param: Annotated[list[str] | None, typer.Option("--param", help="NAME=VALUE")] = None,
 ) -> None:
-    """Play bots against each other and summarise wins, scores and lengths."""
+    """Play bots against each other and summarise wins, scores and lengths.
+
+    Every seat keeps its agent in every game (seats are not swapped). The records file
+    is written whole at the end (nothing is left behind if the run is stopped).
+    """
     names = parse_players(players)
     try:
         extra: dict[str, Any] = {"grid": grid, "players": len(names)}
         if sheet is not None:
-            extra["sheet"] = sheet.read_text(encoding="utf-8")
+            extra["sheet"] = read_text_param("--sheet", str(sheet))
         params = game_params(param, extra)
-    except (ArenaError, OSError) as exc:
+    except ArenaError as exc:
         fail(str(exc))
-    load_game(game, params, seed)  # fail early on bad parameters
+    if out is not None:
+        _check_out(out)
+    g0 = load_game(game, params, seed)  # fail early on bad parameters and agent names
+    try:
+        for k, n in enumerate(names):
+            make_agent(n, g0, seed=k)
+    except ArenaError as exc:
+        fail(str(exc))
     wins = [0.0] * len(names)
     scores: list[list[float]] = [[] for _ in names]
     lengths: list[int] = []
-    fh = out.open("w", encoding="utf-8") if out is not None else None
-    try:
-        with Progress(
-            "[progress.description]{task.description}",
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeRemainingColumn(),
-            console=console,
-        ) as progress:
-            task = progress.add_task(f"{game}", total=games)
-            for i in range(games):
-                game_seed = seed + i
-                g = load_game(game, params, game_seed)
-                try:
-                    agents = [
-                        make_agent(n, g, seed=game_seed * 31 + k) for k, n in enumerate(names)
-                    ]
-                except ArenaError as exc:
-                    fail(str(exc))
-                match = Match(g, seed=game_seed, players=names)
-                result = match.run(agents)
-                for w in result.winners:
-                    wins[w] += 1 / len(result.winners)
-                for k, sc in enumerate(result.scores):
-                    scores[k].append(sc)
-                lengths.append(match.ply)
-                if fh is not None:
-                    fh.write(match.record().dumps() + "\n")
-                progress.advance(task)
-    finally:
-        if fh is not None:
-            fh.close()
-    table = Table(title=f"{game}: {games} games")
+    records: list[Record] = []
+    with Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        transient=True,
+    ) as progress:
+        task = progress.add_task(escape(game), total=games)
+        for i in range(games):
+            game_seed = seed + i
+            g = load_game(game, params, game_seed)
+            match = Match(g, seed=game_seed, players=names)
+            agents = [make_agent(n, g, seed=match.bot_seed(k)) for k, n in enumerate(names)]
+            result = match.run(agents)
+            for w in result.winners:
+                wins[w] += 1 / len(result.winners)
+            for k, sc in enumerate(result.scores):
+                scores[k].append(sc)
+            lengths.append(match.ply)
+            if out is not None:
+                records.append(match.record())
+            progress.advance(task)
+    table = Table(title=f"{escape(game)}: {games} games")
     for col in ("seat", "player", "wins", "win %", "mean score"):
         table.add_column(col, justify="right")
     for k, n in enumerate(names):
         table.add_row(
-            str(k),
-            n,
+            str(k + 1),
+            escape(n),
             f"{wins[k]:g}",
             f"{100 * wins[k] / games:.1f}",
             f"{statistics.fmean(scores[k]):.2f}",
@@ -88,46 +114,85 @@ def selfplay(
     console.print(table)
     console.print(f"mean length {statistics.fmean(lengths):.1f} plies")
     if out is not None:
-        console.print(f"records written to {out}")
+        try:
+            write_records(out, records)
+        except OSError as exc:
+            fail(f"--out {out}: cannot write it: {exc.strerror}")
+        console.print(f"records written to {escape(str(out))}")
 
 
 @app.command("replay")
 def replay_cmd(
     file: Annotated[Path, typer.Argument(help="a record (.json) or records (.jsonl)")],
-    verify: Annotated[bool, typer.Option(help="replay every record and check its outcome")] = False,
+    verify: Annotated[
+        bool,
+        typer.Option(
+            help="check every record: it replays, it is for this version of its game, and "
+            "every chance draw is the one its revealed secret gives"
+        ),
+    ] = False,
     game_index: Annotated[int, typer.Option("--game", help="which record to show (0-based)")] = 0,
 ) -> None:
-    """Show a recorded game, or with --verify check that every record replays exactly."""
-    if not file.exists():
-        fail(f"{file}: no such file")
+    """Show a recorded game, or with --verify check every record of the file."""
     try:
         if verify:
-            n = 0
-            for n, rec in enumerate(read_records(file), start=1):
-                try:
-                    replay(rec)
-                except RecordError as exc:
-                    console.print(f"[bold red]record {n - 1}[/] ({rec.game}): {exc}")
-                    raise typer.Exit(1) from None
-            console.print(f"{n} record(s) replayed exactly")
+            _verify_file(file)
             return
-        for k, rec in enumerate(read_records(file)):
+        k = 0
+        for _lineno, item in scan_records(file):
+            if isinstance(item, RecordError):
+                continue
             if k == game_index:
-                _show_record(rec)
+                _show_record(item)
                 return
-        fail(f"{file} has no record {game_index}")
+            k += 1
+        fail(f"{file} has no record {game_index} (it holds {k})")
     except (RecordError, ArenaError) as exc:
         fail(str(exc))
 
 
+def _verify_file(file: Path) -> None:
+    """Verify every record of ``file``; report each bad one; exit 1 if any failed."""
+    good = bad = draws = 0
+    for lineno, item in scan_records(file):
+        if isinstance(item, RecordError):
+            bad += 1
+            err_console.print(f"line {lineno}: not a record: {item}", markup=False, soft_wrap=True)
+            continue
+        try:
+            done = verify_record(item)
+        except (RecordError, ArenaError) as exc:
+            bad += 1
+            err_console.print(f"line {lineno} ({item.game}): {exc}", markup=False, soft_wrap=True)
+            continue
+        good += 1
+        draws += done.chance_checked
+        for note in done.notes:
+            console.print(f"line {lineno} ({item.game}): note: {note}", markup=False)
+    total = good + bad
+    summary = (
+        f"{total} record(s): {good} verified, {bad} failed; "
+        f"{draws} chance draw(s) checked against their revealed secrets"
+    )
+    if bad or not total:
+        err_console.print(
+            summary if total else f"{file}: no records in it", markup=False, soft_wrap=True
+        )
+        raise typer.Exit(1)
+    console.print(summary, markup=False, soft_wrap=True)
+
+
 def _show_record(rec: Record) -> None:
     game, states = replay(rec)
-    console.print(f"[bold]{game.spec.name}[/] seed {rec.seed}, players {', '.join(rec.players)}")
+    head = f"{game.spec.name}, players {', '.join(rec.players)}"
+    if rec.seed is not None:
+        head += f", seed {rec.seed}"
+    console.print(Text(head, style="bold"))
     moves = []
     for e in rec.actions:
-        who = "chance" if e.actor is None else str(e.actor)
+        who = "chance" if e.actor is None else str(e.actor + 1)
         moves.append(f"{e.ply}.{who}:{e.action}")
-    console.print(" ".join(moves))
+    console.print(" ".join(moves), markup=False)
     console.print(Text.from_ansi(game.render_text(game.view(states[-1], None), color=True)))
     if rec.outcome is not None:
-        console.print(f"[bold]{rec.outcome.reason}[/]; scores {list(rec.outcome.scores)}")
+        console.print(Text(f"{rec.outcome.reason}; scores {list(rec.outcome.scores)}"))

@@ -1,8 +1,10 @@
-"""The match runner: one game in progress, with its log and its own random generator.
+"""The match runner: one game in progress, with its log and the source of its chance.
 
 A :class:`Match` owns the current state, the log of every action (chance included, in
-notation) and the seeded generator that decides chance nodes, so a record replays
-without any generator. Adapters (CLI, server, analysis) drive games only through it.
+notation) and the committed secret that decides chance nodes
+(:mod:`sudoku_arena.core.fairness`), so a record replays without any generator and its
+draws can be checked once the secret is revealed. Every adapter (CLI, server, analysis)
+drives games through it, so one seed or one secret gives the same game everywhere.
 """
 
 from __future__ import annotations
@@ -13,13 +15,22 @@ from dataclasses import dataclass
 from typing import Any
 
 from sudoku_arena.core.agent import Agent
-from sudoku_arena.core.errors import IllegalActionError, UndoError
+from sudoku_arena.core.errors import ArenaError, IllegalActionError, UndoError
+from sudoku_arena.core.fairness import (
+    SCHEME,
+    ChanceSource,
+    ClientSeed,
+    check_client_seed,
+    public_seed,
+    secret_from_seed,
+)
 from sudoku_arena.core.protocol import Game
 from sudoku_arena.core.registry import load
 from sudoku_arena.core.types import Outcome, ToMove
 
-#: Format version of records written by this code (see ``record.py``).
-RECORD_FORMAT = 1
+#: Format version of records written by this code (see ``record.py``); records of
+#: format 1 (no commitment, chance from ``random.Random(seed)``) are still read.
+RECORD_FORMAT = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,8 +42,25 @@ class LogEntry:
     action: str
 
 
+@dataclass(slots=True)
+class Pending:
+    """What an action would add, checked but not yet part of the match."""
+
+    entries: list[LogEntry]
+    states: list[Any]
+    outcome: Outcome | None
+
+
+def load_seeded(game_id: str, seed: int, **params: object) -> Game[Any, Any]:
+    """Load ``game_id`` for a game played from ``seed``: generated parameters (the
+    Sudoku grid) come from the public seed, never from the chance secret."""
+    game: Game[Any, Any] = load(game_id, seed=public_seed(seed), **params)
+    return game
+
+
 def sample_chance(game: Game[Any, Any], state: Any, rng: random.Random) -> Any:
-    """Draw one chance outcome of ``state`` with its exact probability."""
+    """Draw one chance outcome of ``state`` from a plain generator (simulations and
+    benchmarks; matches draw from their committed secret instead)."""
     outcomes = game.chance_outcomes(state)
     r = rng.random()
     acc = 0.0
@@ -44,11 +72,15 @@ def sample_chance(game: Game[Any, Any], state: Any, rng: random.Random) -> Any:
 
 
 class Match:
-    """A game being played: state, log, seed.
+    """A game being played: state, log, and the source of its chance.
 
-    ``seed`` drives chance nodes (and the determinisation handed to agents); the same
-    seed and the same decisions give the same game. ``players`` are display names for
-    the seats (agent specs such as ``"greedy"``, or people's names).
+    Chance comes from a secret (:mod:`sudoku_arena.core.fairness`): give ``secret`` (the
+    server draws a fresh one per game) or an integer ``seed`` (the command line and the
+    library: the secret is derived from it, so the same seed and the same decisions give
+    the same game). ``match_id`` names the match in every derivation; ``client_seeds``
+    are the seats' contributions. ``players`` are display names for the seats (agent
+    specs such as ``"greedy"``, or people's names). ``log`` replays actions already
+    taken (a stored game being reopened); they are checked as they are applied.
     """
 
     def __init__(
@@ -57,20 +89,32 @@ class Match:
         *,
         seed: int | None = None,
         players: Sequence[str] | None = None,
+        secret: bytes | None = None,
+        match_id: str = "local",
+        client_seeds: Sequence[ClientSeed] = (),
+        log: Sequence[LogEntry] = (),
     ) -> None:
         self.game = game
-        self.seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
+        if secret is None:
+            self.seed: int | None = (
+                seed if seed is not None else random.SystemRandom().randrange(2**31)
+            )
+            secret = secret_from_seed(self.seed)
+        else:
+            self.seed = seed
+        self.chance = ChanceSource(secret, match_id, client_seeds)
         n = game.num_players
         self.players: tuple[str, ...] = (
             tuple(players) if players is not None else tuple(f"seat {i}" for i in range(n))
         )
         if len(self.players) != n:
             raise ValueError(f"{len(self.players)} player names given for {n} seats")
-        self._rng = random.Random(self.seed)
-        self._det_rng = random.Random(self.seed ^ 0x5EED)
         self._states: list[Any] = [game.initial_state()]
         self._log: list[LogEntry] = []
-        self.advance_chance()
+        if log:
+            self.extend(log)
+        else:
+            self.advance_chance()
 
     @classmethod
     def new(
@@ -81,15 +125,30 @@ class Match:
         players: Sequence[str] | None = None,
         **params: object,
     ) -> Match:
-        """Load ``game_id`` with ``params`` (random defaults drawn from ``seed``).
+        """Load ``game_id`` with ``params`` and play it from ``seed``.
 
-        When ``players`` names the seats, the game's player count is their number.
+        Generated parameters (the Sudoku grid) come from the seed's public part (see
+        :func:`load_seeded`). When ``players`` names the seats, the game's player count
+        is their number.
         """
         if seed is None:
             seed = random.SystemRandom().randrange(2**31)
         if players is not None:
             params = {"players": len(players), **params}
-        return cls(load(game_id, seed=seed, **params), seed=seed, players=players)
+        return cls(load_seeded(game_id, seed, **params), seed=seed, players=players)
+
+    @property
+    def match_id(self) -> str:
+        return self.chance.match_id
+
+    @property
+    def commitment(self) -> str:
+        """The SHA-256 commitment to this match's chance secret (public from the start)."""
+        return self.chance.commitment
+
+    def bot_seed(self, seat: int, ply: int = 0) -> int:
+        """The seed of the bot in ``seat``: independent of every chance outcome."""
+        return self.chance.bot_seed(seat, ply)
 
     # -- reading --------------------------------------------------------------------------
 
@@ -99,12 +158,23 @@ class Match:
 
     @property
     def log(self) -> tuple[LogEntry, ...]:
+        """Every action so far (a copy; see :attr:`entries` for a view)."""
         return tuple(self._log)
 
     @property
     def states(self) -> tuple[Any, ...]:
-        """Every state so far: ``states[k]`` is the state before ply ``k``."""
+        """Every state so far: ``states[k]`` is the state before ply ``k`` (a copy)."""
         return tuple(self._states)
+
+    @property
+    def entries(self) -> Sequence[LogEntry]:
+        """The log as a live read-only view (no copy; it grows as the match goes on)."""
+        return self._log
+
+    @property
+    def history(self) -> Sequence[Any]:
+        """The states as a live read-only view (no copy; it grows with the match)."""
+        return self._states
 
     @property
     def ply(self) -> int:
@@ -128,12 +198,12 @@ class Match:
 
     # -- acting ---------------------------------------------------------------------------
 
-    def play(self, action: object, player: int | None = None) -> LogEntry:
-        """Apply ``action`` (notation text or an action value) for ``player``.
+    def preview(self, action: object, player: int | None = None) -> Pending:
+        """Check ``action`` (notation or value) by ``player``; return what it would add.
 
-        Raises ``NotationError``/``IllegalActionError`` and leaves the match unchanged
-        when the action is malformed or not allowed. Chance nodes that follow are
-        resolved at once with the match's generator.
+        Changes nothing. Raises ``NotationError``/``IllegalActionError`` when the action
+        is malformed or not allowed. The chance nodes that follow are resolved as they
+        will be when the pending action is committed (chance depends only on the ply).
         """
         game = self.game
         a = game.parse_action(action) if isinstance(action, str) else action
@@ -142,29 +212,76 @@ class Match:
             raise IllegalActionError(game.format_action(a), "waiting for a chance outcome")
         if player is None and len(tm.players) == 1:
             player = tm.players[0]
-        new_state = game.apply(self.state, a, player)
-        entry = LogEntry(len(self._log), player, game.format_action(a))
-        self._states.append(new_state)
-        self._log.append(entry)
-        self.advance_chance()
-        return entry
+        state = game.apply(self.state, a, player)
+        entries = [LogEntry(self.ply, player, game.format_action(a))]
+        states = [state]
+        while game.to_move(state).is_chance:
+            c = self.chance.draw(self.ply + len(entries), game.chance_outcomes(state))
+            state = game.apply(state, c, None)
+            entries.append(LogEntry(self.ply + len(entries), None, game.format_action(c)))
+            states.append(state)
+        return Pending(entries, states, game.outcome(state))
+
+    def commit(self, pending: Pending) -> None:
+        """Add what :meth:`preview` returned (nothing may have been played since)."""
+        if not pending.entries or pending.entries[0].ply != self.ply:
+            raise ValueError("pending action does not follow the current ply")
+        self._log.extend(pending.entries)
+        self._states.extend(pending.states)
+
+    def play(self, action: object, player: int | None = None) -> LogEntry:
+        """Apply ``action`` (notation text or an action value) for ``player``.
+
+        Raises ``NotationError``/``IllegalActionError`` and leaves the match unchanged
+        when the action is malformed or not allowed. Chance nodes that follow are
+        resolved at once from the match's chance source.
+        """
+        pending = self.preview(action, player)
+        self.commit(pending)
+        return pending.entries[0]
 
     def advance_chance(self) -> list[LogEntry]:
         """Resolve every chance node now due; return what was logged."""
         done: list[LogEntry] = []
         game = self.game
         while game.to_move(self.state).is_chance:
-            a = sample_chance(game, self.state, self._rng)
+            a = self.chance.draw(self.ply, game.chance_outcomes(self.state))
             self._states.append(game.apply(self.state, a, None))
             entry = LogEntry(len(self._log), None, game.format_action(a))
             self._log.append(entry)
             done.append(entry)
         return done
 
+    def extend(self, entries: Sequence[LogEntry]) -> None:
+        """Apply ``entries`` logged elsewhere (a stored game, another server process).
+
+        Each is checked against the rules; a chance entry must be a possible outcome.
+        On any error nothing is added and the error is raised (``ArenaError``).
+        """
+        game = self.game
+        state = self.state
+        states: list[Any] = []
+        for k, e in enumerate(entries):
+            if e.ply != self.ply + k:
+                raise ArenaError(f"entry for ply {e.ply} does not follow ply {self.ply + k}")
+            state = game.apply(state, game.parse_action(e.action), e.actor)
+            states.append(state)
+        self._log.extend(entries)
+        self._states.extend(states)
+
+    def add_client_seed(self, seat: int, seed: str) -> ClientSeed:
+        """Mix ``seed`` from ``seat`` into every chance draw from the next ply on."""
+        if not 0 <= seat < self.game.num_players:
+            raise ValueError(f"there is no seat {seat}")
+        cs = ClientSeed(seat, check_client_seed(seed), self.ply)
+        self.chance.add_client_seed(cs)
+        return cs
+
     def agent_state(self, player: int) -> Any:
         """The state an agent for ``player`` may look at: determinised when hidden."""
         if self.game.spec.hidden_information:
-            return self.game.determinize(self.state, player, self._det_rng)
+            rng = random.Random(self.chance.bot_seed(player, self.ply, "determinize"))
+            return self.game.determinize(self.state, player, rng)
         return self.state
 
     def step_agent(self, agent: Agent, player: int) -> LogEntry:
@@ -221,17 +338,30 @@ class Match:
 
     # -- records --------------------------------------------------------------------------
 
-    def record(self) -> Any:
-        """The game so far as a :class:`~sudoku_arena.core.record.Record`."""
-        from sudoku_arena.core.record import Record
+    def record(self, *, reveal: bool | None = None) -> Any:
+        """The game so far as a :class:`~sudoku_arena.core.record.Record`.
 
+        The chance secret is in it when ``reveal`` (by default: once the game is over,
+        or always for a game played from an integer seed, whose seed gives it away).
+        """
+        from sudoku_arena.core.record import ChanceRecord, Record
+
+        if reveal is None:
+            reveal = self.is_over or self.seed is not None
         return Record(
             format=RECORD_FORMAT,
             game=self.game.spec.id,
             game_version=self.game.spec.version,
             params=self.game.params,
-            seed=self.seed,
+            seed=self.seed if reveal else None,
             players=self.players,
             actions=tuple(self._log),
             outcome=self.outcome(),
+            chance=ChanceRecord(
+                scheme=SCHEME,
+                match_id=self.match_id,
+                commitment=self.commitment,
+                secret=self.chance.secret.hex() if reveal else None,
+                client_seeds=tuple(self.chance.client_seeds),
+            ),
         )

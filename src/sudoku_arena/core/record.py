@@ -2,12 +2,19 @@
 
 A record holds everything needed to reproduce a game without a random generator::
 
-    {"format": 1, "game": "tic-tac-sudoku", "game_version": "1.0.0",
+    {"format": 2, "game": "tic-tac-sudoku", "game_version": "1.0.0",
      "params": {"players": 2, "grid": "534678912...", ...}, "seed": 7,
      "players": ["human", "greedy"],
      "actions": [{"ply": 0, "actor": 0, "action": "r1c1"}, ...,
                  {"ply": 9, "actor": "chance", "action": "roll 3"}],
-     "outcome": {"winners": [0], "scores": [13, 6], "reason": "..."}}
+     "outcome": {"winners": [0], "scores": [13, 6], "reason": "...", "code": "line"},
+     "chance": {"scheme": "hmac-sha256/v1", "match_id": "local",
+                "commitment": "<sha256 hex>", "secret": "<hex, once revealed>",
+                "client_seeds": [{"seat": 1, "seed": "...", "ply": 0}]}}
+
+``chance`` says where every chance outcome came from (see
+:mod:`sudoku_arena.core.fairness`); ``seed`` is set for games played from an integer
+seed. Records of format 1 (no ``chance``) are still read.
 
 ``replay`` re-applies every action and checks that the outcome comes out the same; the
 first difference raises :class:`ReplayMismatchError` naming its ply.
@@ -16,22 +23,66 @@ first difference raises :class:`ReplayMismatchError` naming its ply.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from sudoku_arena.core.errors import (
     ArenaError,
     RecordError,
     ReplayMismatchError,
 )
+from sudoku_arena.core.fairness import ClientSeed
 from sudoku_arena.core.match import RECORD_FORMAT, LogEntry
 from sudoku_arena.core.params import ParamValue
 from sudoku_arena.core.registry import build
 from sudoku_arena.core.types import JsonDict, Outcome
 
 CHANCE_ACTOR = "chance"
+#: Record formats this code reads.
+READABLE_FORMATS = (1, RECORD_FORMAT)
+
+
+@dataclass(frozen=True, slots=True)
+class ChanceRecord:
+    """Where a game's chance came from: the commitment, and the secret once revealed."""
+
+    scheme: str
+    match_id: str
+    commitment: str
+    secret: str | None  # hex; None while the game is secret
+    client_seeds: tuple[ClientSeed, ...] = ()
+
+    def to_json(self) -> JsonDict:
+        return {
+            "scheme": self.scheme,
+            "match_id": self.match_id,
+            "commitment": self.commitment,
+            "secret": self.secret,
+            "client_seeds": [c.to_json() for c in self.client_seeds],
+        }
+
+    @staticmethod
+    def from_json(data: object) -> ChanceRecord:
+        if not isinstance(data, dict):
+            raise RecordError("record chance must be an object")
+        try:
+            seeds = tuple(
+                ClientSeed(int(c["seat"]), str(c["seed"]), int(c["ply"]))
+                for c in data.get("client_seeds", [])
+            )
+            secret = data.get("secret")
+            return ChanceRecord(
+                scheme=str(data["scheme"]),
+                match_id=str(data["match_id"]),
+                commitment=str(data["commitment"]),
+                secret=None if secret is None else str(secret),
+                client_seeds=seeds,
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise RecordError(f"record chance is malformed: {exc}") from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,9 +97,10 @@ class Record:
     players: tuple[str, ...]
     actions: tuple[LogEntry, ...]
     outcome: Outcome | None
+    chance: ChanceRecord | None = None
 
     def to_json(self) -> JsonDict:
-        return {
+        data: JsonDict = {
             "format": self.format,
             "game": self.game,
             "game_version": self.game_version,
@@ -65,6 +117,9 @@ class Record:
             ],
             "outcome": None if self.outcome is None else self.outcome.to_json(),
         }
+        if self.chance is not None:
+            data["chance"] = self.chance.to_json()
+        return data
 
     def dumps(self) -> str:
         return json.dumps(self.to_json(), separators=(",", ":"))
@@ -78,9 +133,10 @@ class Record:
         missing = [k for k in required if k not in data]
         if missing:
             raise RecordError(f"record lacks {', '.join(missing)}")
-        if data["format"] != RECORD_FORMAT:
+        if data["format"] not in READABLE_FORMATS:
+            allowed = ", ".join(str(f) for f in READABLE_FORMATS)
             raise RecordError(
-                f"record format {data['format']!r} is not supported; allowed: {RECORD_FORMAT}"
+                f"record format {data['format']!r} is not supported; allowed: {allowed}"
             )
         if not isinstance(data["params"], dict):
             raise RecordError("record params must be an object")
@@ -104,6 +160,7 @@ class Record:
         except (KeyError, TypeError, ValueError) as exc:
             raise RecordError(f"record outcome is malformed: {exc}") from None
         seed = data.get("seed")
+        chance = data.get("chance")
         return Record(
             format=int(data["format"]),
             game=str(data["game"]),
@@ -113,6 +170,7 @@ class Record:
             players=tuple(str(p) for p in data["players"]),
             actions=tuple(actions),
             outcome=outcome,
+            chance=None if chance is None else ChanceRecord.from_json(chance),
         )
 
     @staticmethod
@@ -175,27 +233,71 @@ def replay(record: Record) -> tuple[Any, list[Any]]:
 
 
 def write_records(path: str | Path, records: Iterable[Record], append: bool = False) -> int:
-    """Write records as JSON Lines; return how many were written."""
-    n = 0
-    with open(path, "a" if append else "w", encoding="utf-8") as fh:
-        for r in records:
-            fh.write(r.dumps() + "\n")
-            n += 1
+    """Write records as JSON Lines; return how many were written.
+
+    A new file appears whole or not at all: it is written beside ``path`` and renamed
+    into place, so an error half-way leaves nothing behind (and an existing file
+    unchanged). With ``append`` the lines are added to ``path`` directly.
+    """
+    path = Path(path)
+    if append:
+        with path.open("a", encoding="utf-8") as fh:
+            return _write_lines(fh, records)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        with tmp.open("w", encoding="utf-8") as fh:
+            n = _write_lines(fh, records)
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
     return n
 
 
-def read_records(path: str | Path) -> Iterator[Record]:
-    """Read a JSON Lines file (or one JSON object); errors name the line."""
-    with open(path, encoding="utf-8") as fh:
-        text = fh.read()
+def _write_lines(fh: IO[str], records: Iterable[Record]) -> int:
+    n = 0
+    for r in records:
+        fh.write(r.dumps() + "\n")
+        n += 1
+    return n
+
+
+def scan_records(path: str | Path) -> Iterator[tuple[int, Record | RecordError]]:
+    """Each record of a JSON Lines file (or one JSON object) with its line number; a
+    line that is not a record yields its ``RecordError`` instead, and reading goes on.
+
+    Raises ``RecordError`` when the file cannot be read as text at all (a folder, a
+    binary file, no such file)."""
+    p = Path(path)
+    if p.is_dir():
+        raise RecordError(f"{path} is a folder; give a record file (.json or .jsonl)")
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise RecordError(f"{path}: no such file") from None
+    except UnicodeDecodeError:
+        raise RecordError(f"{path} is not a text file of JSON records") from None
+    except OSError as exc:
+        raise RecordError(f"{path}: cannot read it: {exc.strerror}") from None
     stripped = text.strip()
     if stripped.startswith("{") and "\n{" not in stripped:
-        yield Record.loads(stripped)
+        try:
+            yield 1, Record.loads(stripped)
+        except RecordError as exc:
+            yield 1, exc
         return
     for lineno, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
         try:
-            yield Record.loads(line)
+            yield lineno, Record.loads(line)
         except RecordError as exc:
-            raise RecordError(f"{path}, line {lineno}: {exc}") from None
+            yield lineno, exc
+
+
+def read_records(path: str | Path) -> Iterator[Record]:
+    """Read a JSON Lines file (or one JSON object); the first bad line raises a
+    ``RecordError`` naming it."""
+    for lineno, item in scan_records(path):
+        if isinstance(item, RecordError):
+            raise RecordError(f"{path}, line {lineno}: {item}")
+        yield item

@@ -58,15 +58,25 @@ class Outcome:
 
     ``winners`` are the seats that share the win (several on a shared win, empty on a
     draw); ``scores`` holds each seat's final score in the game's own units; ``reason``
-    is a sentence for people ("three map marks in a row").
+    is a sentence for people ("three map marks in a row"); ``code`` is the same for
+    programs, a short word fixed per way of ending (``"line"``, ``"turns"``,
+    ``"resign"``...), empty in records older than codes.
     """
 
     winners: tuple[int, ...]
     scores: tuple[float, ...]
     reason: str
+    code: str = ""
 
     def to_json(self) -> JsonDict:
-        return {"winners": list(self.winners), "scores": list(self.scores), "reason": self.reason}
+        data: JsonDict = {
+            "winners": list(self.winners),
+            "scores": list(self.scores),
+            "reason": self.reason,
+        }
+        if self.code:
+            data["code"] = self.code
+        return data
 
     @staticmethod
     def from_json(data: JsonDict) -> Outcome:
@@ -74,6 +84,7 @@ class Outcome:
             winners=tuple(int(w) for w in data["winners"]),
             scores=tuple(float(s) for s in data["scores"]),
             reason=str(data["reason"]),
+            code=str(data.get("code", "")),
         )
 
 

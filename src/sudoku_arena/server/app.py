@@ -294,9 +294,23 @@ def create_app(config: ServerConfig | None = None, *, arena: Arena | None = None
 
     @app.post("/api/matches", status_code=201)
     async def create_match(request: Request) -> dict[str, Any]:
-        """Start a game: ``{"game", "params", "seats": [{"kind", "agent", "name"}],
-        "mode": "invite"|"hotseat"}``. Answers the human seats' secret tokens once."""
+        """Start a game: ``{"game", "params", "seats": [{"kind", "agent", "name",
+        "client_seed"}], "mode": "invite"|"hotseat"}``. Answers the human seats' secret
+        tokens once, and the commitment to the game's chance secret.
+
+        A ``seed`` is refused: chance in an online game comes from a secret nobody at
+        the table may know or choose (``client_seed`` lets a seat add to it)."""
         body = await _json_body(request)
+        if "seed" in body:
+            raise ApiError(
+                400,
+                "seed_refused",
+                "seed: online games take their chance from a secret the server commits to "
+                "and reveals at the end, so nobody at the table knows or steers it; a "
+                "chosen seed is refused. To replay a seeded game use the command line "
+                "(sudoku-arena play --seed N) or the library. A seat may add randomness "
+                "of its own with seats[i].client_seed.",
+            )
         game = body.get("game")
         if not isinstance(game, str):
             raise ApiError(400, "bad_request", "game: give a game id such as tic-tac-sudoku")
@@ -312,6 +326,7 @@ def create_app(config: ServerConfig | None = None, *, arena: Arena | None = None
         if not isinstance(seats_in, list) or not 1 <= len(seats_in) <= 8:
             raise ApiError(400, "bad_request", "seats: a list with one entry per seat")
         seats: list[SeatSpec] = []
+        client_seeds: dict[int, str] = {}
         for i, s in enumerate(seats_in):
             if not isinstance(s, dict):
                 raise ApiError(400, "bad_request", f"seats[{i}]: an object with kind")
@@ -322,13 +337,17 @@ def create_app(config: ServerConfig | None = None, *, arena: Arena | None = None
                 raise ApiError(400, "bad_request", f"seats[{i}].agent: a bot's agent name")
             if name is not None and not isinstance(name, str):
                 raise ApiError(400, "bad_request", f"seats[{i}].name: text")
+            client_seed = s.get("client_seed")
+            if client_seed is not None:
+                if kind != HUMAN or not isinstance(client_seed, str):
+                    raise ApiError(
+                        400, "bad_request", f"seats[{i}].client_seed: text, for a human seat"
+                    )
+                client_seeds[i] = client_seed
             seats.append(SeatSpec(kind, agent, name))
         mode = body.get("mode", "invite")
-        seed = body.get("seed")
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-            raise ApiError(400, "bad_request", "seed: a whole number")
         lg, tokens = await the_arena().create(
-            game, params, seats, mode=str(mode), seed=None if seed is None else seed % 2**31
+            game, params, seats, mode=str(mode), client_seeds=client_seeds
         )
         return {
             "id": lg.id,
@@ -419,12 +438,24 @@ def create_app(config: ServerConfig | None = None, *, arena: Arena | None = None
         new = await the_arena().rematch(lg)
         return {"id": new.id, "url": f"/play/{new.id}#t=" + ".".join(str(t) for t in tokens)}
 
+    @app.post("/api/matches/{game_id}/client-seed")
+    async def match_client_seed(game_id: str, request: Request) -> dict[str, Any]:
+        """Add a seat's own randomness to chance: ``{"token", "client_seed"}``.
+
+        Once per seat; it is mixed into every chance draw from the next ply on, and the
+        finished record lists it so anybody can check the draws."""
+        lg = await get_game(game_id)
+        body = await _json_body(request)
+        seat = seat_of(lg, body.get("token"))
+        given = await the_arena().add_client_seed(lg, seat, body.get("client_seed"))
+        return {"seat": seat, "client_seed": given.seed, "from_ply": given.ply}
+
     @app.get("/api/matches/{game_id}/record")
     async def match_record(game_id: str) -> dict[str, Any]:
-        """The game record (JSON); given out once the game is over."""
+        """The game record (JSON). Once the game is over: complete, with the chance
+        secret revealed (``sudoku-arena replay --verify`` checks every draw). While it
+        runs: the public record, with the commitment and no secret draw."""
         lg = await get_game(game_id)
-        if not lg.over:
-            raise ApiError(409, "not_over", "the record is available once the game is over")
         return lg.record_json()
 
     @app.get("/api/matches/{game_id}/replay/{ply}")

@@ -12,14 +12,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
-import hashlib
 import json
 import logging
 import random
 import secrets
 import time
 from collections import OrderedDict, deque
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,17 +27,20 @@ import orjson
 from sudoku_arena.ai import make_agent
 from sudoku_arena.ai.mcts import position_keys
 from sudoku_arena.core.errors import ArenaError, InvalidParameterError
+from sudoku_arena.core.fairness import ClientSeed, check_client_seed, new_secret
+from sudoku_arena.core.match import Match
 from sudoku_arena.core.registry import load
 from sudoku_arena.core.types import JsonDict
 from sudoku_arena.server.bots import BotRunner
 from sudoku_arena.server.fanout import RedisFanout
-from sudoku_arena.server.live import ActionRefused, LiveGame, hash_token, resolve_chance
+from sudoku_arena.server.live import ActionRefused, LiveGame, hash_token
 from sudoku_arena.server.storage import (
     AppendActions,
     ConflictError,
     CreateGame,
     GameRow,
     SeatRow,
+    SetClientSeeds,
     SetRematch,
     Storage,
     StorageError,
@@ -249,23 +251,26 @@ class Arena:
         seats: Sequence[SeatSpec],
         *,
         mode: str = "invite",
-        seed: int | None = None,
         rematch_of: str | None = None,
         token_hashes: Sequence[str | None] | None = None,
+        client_seeds: Mapping[int, str] | None = None,
     ) -> tuple[LiveGame, dict[int, str]]:
         """Set up and store a new game; return it with the human seats' secret tokens.
 
-        Raises ``ArenaError`` subclasses with what is allowed when the game, a parameter,
-        the seats or an agent name is wrong.
+        Generated parameters (the Sudoku grid) come from a fresh public seed; chance
+        from a fresh secret that shares nothing with it and that nobody learns before
+        the game is over (its commitment is public at once). ``client_seeds`` are the
+        creator's contributions to chance, by seat. Raises ``ArenaError`` subclasses
+        with what is allowed when the game, a parameter, the seats or an agent name is
+        wrong.
         """
         if mode not in MODES:
             raise InvalidParameterError(f"mode {mode!r} is not offered; allowed: hotseat, invite")
-        if seed is None:
-            seed = secrets.randbelow(2**31)
         params = dict(params)
         if "players" not in params:
             params["players"] = len(seats)
-        game = load(game_id, seed=seed, **params)
+        public_seed = secrets.randbits(62)
+        game = load(game_id, seed=public_seed, **params)
         n = game.num_players
         if len(seats) != n:
             raise InvalidParameterError(f"{len(seats)} seats given for {n} players")
@@ -289,14 +294,24 @@ class Arena:
                 raise InvalidParameterError(
                     f"seat {i}: kind {s.kind!r} is not offered; allowed: human, bot"
                 )
-        entries, _ = resolve_chance(game, game.initial_state(), seed, 0)
+        row_id = secrets.token_urlsafe(9)
+        seeds: list[ClientSeed] = []
+        for seat, text in sorted((client_seeds or {}).items()):
+            if not 0 <= seat < n or seat_rows[seat].kind != HUMAN:
+                raise InvalidParameterError(f"client seed for seat {seat}: not a human seat")
+            try:
+                seeds.append(ClientSeed(seat, check_client_seed(text), 0))
+            except ValueError as exc:
+                raise InvalidParameterError(f"client seed for seat {seat}: {exc}") from None
+        secret = new_secret()
+        match = Match(game, secret=secret, match_id=row_id, client_seeds=seeds)
         now = time.time()
         row = GameRow(
-            id=secrets.token_urlsafe(9),
+            id=row_id,
             game=game.spec.id,
             game_version=game.spec.version,
             params=game.params,
-            seed=seed,
+            seed=public_seed,
             players=[r.name for r in seat_rows],
             mode=mode,
             status="active",
@@ -306,7 +321,9 @@ class Arena:
             created=now,
             updated=now,
             seats=seat_rows,
-            actions=[(e.ply, e.actor, e.action) for e in entries],
+            actions=[(e.ply, e.actor, e.action) for e in match.log],
+            secret=secret.hex(),
+            client_seeds=[c.to_json() for c in seeds],
         )
         lg = LiveGame(row, game)
         if lg.outcome is not None:  # over before anybody moved (degenerate set-up)
@@ -347,6 +364,30 @@ class Arena:
             self.fanout.publish({"kind": "rematch", "game": lg.id, "rematch": new.id})
         self._announce_rematch(lg)
         return new
+
+    async def add_client_seed(self, lg: LiveGame, seat: int, text: object) -> ClientSeed:
+        """Store ``seat``'s client seed (once per seat); it counts from the next ply."""
+        if not isinstance(text, str):
+            raise ActionRefused("bad_client_seed", "client_seed: text of 1-64 characters")
+        async with lg.lock:
+            await self._catch_up_if_shared(lg)
+            before = [c.to_json() for c in lg.match.chance.client_seeds]
+            given = lg.add_client_seed(seat, text)
+            seeds = [c.to_json() for c in lg.match.chance.client_seeds]
+            try:
+                await self.storage.write(SetClientSeeds(lg.id, seeds))
+            except StorageError:
+                lg.set_client_seeds(before)
+                raise ActionRefused(
+                    "unavailable", "the client seed could not be saved; nothing changed"
+                ) from None
+        if self.fanout is not None:
+            self.fanout.publish({"kind": "client_seeds", "game": lg.id, "seeds": seeds})
+        return given
+
+    async def _catch_up_if_shared(self, lg: LiveGame) -> None:
+        if self.fanout is not None:
+            await self._catch_up(lg)
 
     def _announce_rematch(self, lg: LiveGame) -> None:
         msg = json.dumps({"type": "rematch", "game_id": lg.id, "rematch": lg.rematch})
@@ -436,10 +477,12 @@ class Arena:
                 row = await asyncio.to_thread(self.storage.load_game, lg.id)
                 if row is not None:
                     fresh = LiveGame(row)
-                    lg.states, lg.log = fresh.states, fresh.log
+                    lg.match = fresh.match
                     lg.status, lg.outcome = fresh.status, fresh.outcome
         if rematch is not None:
             lg.rematch = rematch
+        stored = await asyncio.to_thread(self.storage.client_seeds, lg.id)
+        lg.set_client_seeds(stored)
 
     async def refresh(self, lg: LiveGame) -> None:
         """Bring ``lg`` up to date with the database (several processes only)."""
@@ -468,6 +511,9 @@ class Arena:
                 elif start > lg.ply:
                     await self._catch_up(lg)
             self.broadcast(lg)
+        elif kind == "client_seeds" and isinstance(event.get("seeds"), list):
+            with contextlib.suppress(KeyError, TypeError, ValueError):
+                lg.set_client_seeds(event["seeds"])
         elif kind == "rematch" and isinstance(event.get("rematch"), str):
             lg.rematch = event["rematch"]
             self._announce_rematch(lg)
@@ -506,7 +552,8 @@ class Arena:
                 log.error("game %s: bot %s chose %r: %s", lg.id, seat, text, exc.message)
                 legal = lg.game.legal_actions(lg.state, seat)
                 if legal:
-                    choice = random.Random(f"{lg.seed}:{lg.ply}").choice(list(legal))
+                    rng = random.Random(lg.match.bot_seed(seat, lg.ply))
+                    choice = rng.choice(list(legal))
                     await self.act(lg, seat, lg.ply, lg.game.format_action(choice))
         except asyncio.CancelledError:
             again = False
@@ -527,10 +574,12 @@ class Arena:
         state = lg.state
         if lg.spec.hidden_information:
             # The bot sees a world consistent with its own view, never the true one.
-            state = game.determinize(state, seat, random.Random(f"det:{lg.seed}:{seat}:{ply}"))
+            # Its generator is derived apart from chance (core.fairness), so neither the
+            # bot's world nor its choice tells anything about the secret.
+            det = random.Random(lg.match.chance.bot_seed(seat, ply, "determinize"))
+            state = game.determinize(state, seat, det)
         agent = lg.seats[seat].agent or "random"
-        digest = hashlib.sha256(f"bot:{lg.seed}:{seat}:{ply}".encode()).digest()
-        seed = int.from_bytes(digest[:4], "big")
+        seed = lg.match.bot_seed(seat, ply)
         try:
             return await self.bots.think(
                 lg.spec.id,

@@ -5,9 +5,11 @@ and applied on the side (:meth:`LiveGame.prepare`, which changes nothing), writt
 storage, and only then added (:meth:`LiveGame.commit`); so whatever the server shows
 anybody, at any moment, is on disk.
 
-Chance is sampled from a generator seeded by ``(seed, ply)``: a game rebuilt after a
-restart draws exactly what it would have drawn without the restart, and the seed never
-leaves the server while the game goes on.
+The rules, the log and chance live in a :class:`~sudoku_arena.core.match.Match`, the
+same runner the command line and the library use: chance is derived from the game's
+secret, its id and the ply (:mod:`sudoku_arena.core.fairness`), so a game rebuilt after
+a restart draws exactly what it would have drawn without the restart. The secret never
+leaves the server while the game goes on; only its commitment does.
 
 What observers receive is built here and only from the game's ``view`` (and SVG drawn
 from that view), plus the log, whose entries pass through the game's ``public_action``
@@ -22,16 +24,17 @@ import asyncio
 import hashlib
 import hmac
 import json
-import random
-from dataclasses import dataclass, replace
+from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import orjson
 
-from sudoku_arena.core.errors import ArenaError, IllegalActionError
-from sudoku_arena.core.match import RECORD_FORMAT, LogEntry, sample_chance
-from sudoku_arena.core.record import Record, replay
-from sudoku_arena.core.types import JsonDict, Outcome
+from sudoku_arena.core.errors import ArenaError, IllegalActionError, ReplayMismatchError
+from sudoku_arena.core.fairness import ClientSeed, secret_from_seed
+from sudoku_arena.core.match import LogEntry, Match, Pending
+from sudoku_arena.core.registry import build
+from sudoku_arena.core.types import JsonDict
 from sudoku_arena.server.storage import GameRow, SeatRow
 
 #: Largest number of messages kept for one position (views and boards are kept for the
@@ -58,66 +61,39 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
 
 
-def chance_rng(seed: int, ply: int) -> random.Random:
-    """The generator deciding the chance node at ``ply`` (string seeds hash stably)."""
-    return random.Random(f"arena:{seed}:{ply}")
-
-
-def resolve_chance(game: Any, state: Any, seed: int, ply: int) -> tuple[list[LogEntry], list[Any]]:
-    """Resolve every chance node due at ``state`` (the next action being ``ply``)."""
-    entries: list[LogEntry] = []
-    states: list[Any] = []
-    while game.to_move(state).is_chance:
-        a = sample_chance(game, state, chance_rng(seed, ply))
-        state = game.apply(state, a, None)
-        entries.append(LogEntry(ply, None, game.format_action(a)))
-        states.append(state)
-        ply += 1
-    return entries, states
-
-
-@dataclass(slots=True)
-class Pending:
-    """An accepted action not yet committed: the entries and states it adds."""
-
-    entries: list[LogEntry]
-    states: list[Any]
-    outcome: Outcome | None
-
-
 class LiveGame:
     """A game's committed history and the messages observers get about it."""
 
     def __init__(self, row: GameRow, game: Any = None) -> None:
-        """Rebuild the game stored as ``row`` by replaying its log; ``game`` (already
-        built from ``row``'s parameters, as when it was just created) saves loading it
-        again."""
+        """Rebuild the game stored as ``row`` by replaying its log (which checks every
+        stored action); ``game`` (already built from ``row``'s parameters, as when it
+        was just created) saves loading it again."""
         self.id = row.id
-        self.row = replace(row, actions=[])  # the log below holds them
+        self.row = replace(row, actions=[])  # the match below holds them
         self.seats: list[SeatRow] = sorted(row.seats, key=lambda s: s.seat)
-        record = Record(
-            format=RECORD_FORMAT,
-            game=row.game,
-            game_version=row.game_version,
-            params=dict(row.params),
-            seed=row.seed,
-            players=tuple(row.players),
-            actions=tuple(LogEntry(p, a, t) for p, a, t in row.actions),
-            outcome=None if row.outcome is None else Outcome.from_json(row.outcome),
-        )
-        # The log is the truth: replay it (this also checks every stored action).
         if game is None:
-            game, states = replay(record)
-        else:
-            states = [game.initial_state()]
-            for e in record.actions:
-                states.append(game.apply(states[-1], game.parse_action(e.action), e.actor))
+            game = build(row.game, row.params)
+        # Games stored before commitments existed had only a seed: their secret is
+        # derived from it (still never shown before the end).
+        secret = bytes.fromhex(row.secret) if row.secret else secret_from_seed(row.seed)
+        try:
+            self.match = Match(
+                game,
+                secret=secret,
+                match_id=row.id,
+                client_seeds=[
+                    ClientSeed(int(c["seat"]), str(c["seed"]), int(c["ply"]))
+                    for c in row.client_seeds
+                ],
+                players=row.players,
+                log=[LogEntry(p, a, t) for p, a, t in row.actions],
+            )
+        except ArenaError as exc:
+            msg = f"stored game does not replay: {exc}"
+            raise ReplayMismatchError(len(row.actions), msg) from None
         self.game: Any = game
         self.spec = game.spec
         self._shared_views = not (game.spec.hidden_information or game.spec.simultaneous)
-        self.seed = row.seed
-        self.states: list[Any] = states
-        self.log: list[LogEntry] = list(record.actions)
         self.status = row.status
         self.outcome: JsonDict | None = row.outcome
         self.rematch: str | None = row.rematch
@@ -133,11 +109,23 @@ class LiveGame:
 
     @property
     def ply(self) -> int:
-        return len(self.log)
+        return self.match.ply
 
     @property
     def state(self) -> Any:
-        return self.states[-1]
+        return self.match.state
+
+    @property
+    def states(self) -> Sequence[Any]:
+        return self.match.history
+
+    @property
+    def log(self) -> Sequence[LogEntry]:
+        return self.match.entries
+
+    @property
+    def commitment(self) -> str:
+        return self.match.commitment
 
     @property
     def num_players(self) -> int:
@@ -185,6 +173,8 @@ class LiveGame:
             "rematch": self.rematch,
             "rematch_of": self.row.rematch_of,
             "created": self.row.created,
+            "commitment": self.commitment,
+            "client_seeds": [c.to_json() for c in self.match.chance.client_seeds],
         }
 
     # -- acting -----------------------------------------------------------------------------
@@ -224,21 +214,12 @@ class LiveGame:
         if seat not in tm.players:
             waiting = ", ".join(self.seats[p].name for p in tm.players) or "nobody"
             raise ActionRefused("not_your_turn", f"it is not your turn (to move: {waiting})")
-        game = self.game
         try:
-            a = game.parse_action(action)
-            text = game.format_action(a)
-            state = game.apply(self.state, a, seat)
+            return self.match.preview(action, seat)
         except IllegalActionError as exc:
             raise ActionRefused("illegal", str(exc)) from None
         except ArenaError as exc:
             raise ActionRefused("notation", str(exc)) from None
-        entries = [LogEntry(self.ply, seat, text)]
-        more, states = resolve_chance(game, state, self.seed, self.ply + 1)
-        entries.extend(more)
-        all_states = [state, *states]
-        out = game.outcome(all_states[-1])
-        return Pending(entries, all_states, out)
 
     def _forget_position(self) -> None:
         """Drop what was built for the previous position (views, boards, messages)."""
@@ -250,31 +231,37 @@ class LiveGame:
     def commit(self, pending: Pending) -> None:
         """Add a written ``pending`` to the history."""
         self._forget_position()
-        self.log.extend(pending.entries)
-        self.states.extend(pending.states)
+        self.match.commit(pending)
         if pending.outcome is not None:
             self.status = "finished"
             self.outcome = pending.outcome.to_json()
 
     def apply_entries(self, entries: list[tuple[int, int | None, str]]) -> None:
         """Add entries committed elsewhere (another server process); checks each one."""
-        game = self.game
-        states: list[Any] = []
-        log: list[LogEntry] = []
-        state = self.state
-        for ply, actor, text in entries:
-            if ply != self.ply + len(log):
-                raise ArenaError(f"entry for ply {ply} does not follow ply {self.ply + len(log)}")
-            state = game.apply(state, game.parse_action(text), actor)
-            states.append(state)
-            log.append(LogEntry(ply, actor, text))
+        self.match.extend([LogEntry(p, a, t) for p, a, t in entries])
         self._forget_position()
-        self.log.extend(log)
-        self.states.extend(states)
-        out = game.outcome(self.state)
+        out = self.match.outcome()
         if out is not None:
             self.status = "finished"
             self.outcome = out.to_json()
+
+    def add_client_seed(self, seat: int, seed: str) -> ClientSeed:
+        """Mix ``seat``'s ``seed`` into every chance draw from the next ply on.
+
+        Allowed once per seat, before the game is over. Raises ``ActionRefused``."""
+        if self.over:
+            raise ActionRefused("game_over", "the game is over")
+        try:
+            return self.match.add_client_seed(seat, seed)
+        except ValueError as exc:
+            raise ActionRefused("bad_client_seed", str(exc)) from None
+
+    def set_client_seeds(self, seeds: Sequence[JsonDict]) -> None:
+        """Take the client seeds stored for this game (another process took one)."""
+        self.match.chance.client_seeds = sorted(
+            (ClientSeed(int(c["seat"]), str(c["seed"]), int(c["ply"])) for c in seeds),
+            key=lambda c: c.seat,
+        )
 
     # -- what observers see --------------------------------------------------------------------
 
@@ -401,17 +388,21 @@ class LiveGame:
         return msg
 
     def record_json(self) -> JsonDict:
-        """The full record (only ever given out once the game is over)."""
-        return Record(
-            format=RECORD_FORMAT,
-            game=self.spec.id,
-            game_version=self.row.game_version,
-            params=dict(self.row.params),
-            seed=self.seed,
-            players=tuple(self.row.players),
-            actions=tuple(self.log),
-            outcome=None if self.outcome is None else Outcome.from_json(self.outcome),
-        ).to_json()
+        """The record: in full once the game is over (secret revealed, so anyone can
+        check every draw); while it runs, the public record: the commitment and every
+        action as a spectator may read it, with no secret draw and no secret."""
+        rec = self.match.record(reveal=self.over)
+        data: JsonDict = rec.to_json()
+        data["players"] = list(self.row.players)
+        if not self.over:
+            data["actions"] = [
+                {"ply": e["ply"], "actor": e["actor"], "action": e["action"]}
+                for e in self.log_json(None)
+            ]
+            for e in data["actions"]:
+                if e["actor"] is None:
+                    e["actor"] = "chance"
+        return data
 
 
 def _canon(view: JsonDict) -> str:

@@ -41,6 +41,7 @@ from sqlalchemy import (
     Text,
     create_engine,
     event,
+    inspect,
     select,
     update,
 )
@@ -57,7 +58,10 @@ games_table = Table(
     Column("game", String(64), nullable=False),
     Column("game_version", String(32), nullable=False),
     Column("params", Text, nullable=False),  # JSON object, resolved values
-    Column("seed", BigInteger, nullable=False),
+    Column("seed", BigInteger, nullable=False),  # public set-up (grid) seed
+    # The chance secret (hex): never sent to anybody before the game is over.
+    Column("secret", String(64), nullable=True),
+    Column("client_seeds", Text, nullable=True),  # JSON list of {seat, seed, ply}
     Column("players", Text, nullable=False),  # JSON list of display names
     Column("mode", String(16), nullable=False),  # "hotseat" or "invite"
     Column("status", String(16), nullable=False, index=True),  # "active" or "finished"
@@ -127,6 +131,8 @@ class GameRow:
     updated: float
     seats: list[SeatRow] = field(default_factory=list)
     actions: list[tuple[int, int | None, str]] = field(default_factory=list)
+    secret: str | None = None  # hex; None only in games stored before commitments
+    client_seeds: list[dict[str, Any]] = field(default_factory=list)
 
 
 # -- write operations ------------------------------------------------------------------------
@@ -145,12 +151,18 @@ class AppendActions:
 
 
 @dataclass(slots=True)
+class SetClientSeeds:
+    game_id: str
+    client_seeds: list[dict[str, Any]]
+
+
+@dataclass(slots=True)
 class SetRematch:
     game_id: str
     rematch: str
 
 
-Op = CreateGame | AppendActions | SetRematch
+Op = CreateGame | AppendActions | SetRematch | SetClientSeeds
 Done = Callable[[BaseException | None], None]
 
 
@@ -194,6 +206,7 @@ class Storage:
         self.url = normalise_url(url)
         self.engine = make_engine(self.url)
         metadata.create_all(self.engine)
+        _add_missing_columns(self.engine)
         self._max_batch = max_batch
         self._queue: queue.SimpleQueue[tuple[Op, Done] | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
@@ -411,6 +424,8 @@ class Storage:
                     "game_version": r.game_version,
                     "params": json.dumps(r.params),
                     "seed": r.seed,
+                    "secret": r.secret,
+                    "client_seeds": json.dumps(r.client_seeds),
                     "players": json.dumps(r.players),
                     "mode": r.mode,
                     "status": r.status,
@@ -447,6 +462,12 @@ class Storage:
                 conn.execute(actions_table.insert(), rows)
             if op.outcome is not None:
                 _finish(conn, op, now)
+        elif isinstance(op, SetClientSeeds):
+            conn.execute(
+                update(games_table)
+                .where(games_table.c.id == op.game_id)
+                .values(client_seeds=json.dumps(op.client_seeds), updated=now)
+            )
         else:
             conn.execute(
                 update(games_table)
@@ -516,6 +537,14 @@ class Storage:
         outcome = None if g.outcome is None else json.loads(g.outcome)
         return [(r.ply, r.actor, r.action) for r in rows], g.status, outcome, g.rematch
 
+    def client_seeds(self, game_id: str) -> list[dict[str, Any]]:
+        """The client seeds stored for ``game_id`` (``[]`` if none or unknown)."""
+        with self.engine.connect() as conn:
+            text = conn.execute(
+                select(games_table.c.client_seeds).where(games_table.c.id == game_id)
+            ).scalar()
+        return list(json.loads(text)) if text else []
+
     def action_count(self, game_id: str) -> int:
         with self.engine.connect() as conn:
             rows = conn.execute(
@@ -577,4 +606,17 @@ def _game_row(m: Any) -> GameRow:
         rematch_of=m["rematch_of"],
         created=float(m["created"]),
         updated=float(m["updated"]),
+        secret=m["secret"],
+        client_seeds=json.loads(m["client_seeds"] or "[]"),
     )
+
+
+def _add_missing_columns(engine: Engine) -> None:
+    """Add the columns this version introduced to a database made by an older one
+    (nullable columns only, so old rows stay valid)."""
+    have = {c["name"] for c in inspect(engine).get_columns(games_table.name)}
+    with engine.begin() as conn:
+        for col in games_table.columns:
+            if col.name not in have and col.nullable:
+                kind = col.type.compile(dialect=engine.dialect)
+                conn.exec_driver_sql(f"ALTER TABLE {games_table.name} ADD COLUMN {col.name} {kind}")

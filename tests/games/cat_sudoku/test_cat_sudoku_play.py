@@ -275,7 +275,7 @@ def test_selfplay_records_replay(tmp_path: Path, players: str) -> None:
     )
     assert result.exit_code == 0, result.output
     result = runner.invoke(app, ["replay", "--verify", str(out)])
-    assert result.exit_code == 0 and "2 record(s) replayed exactly" in result.output
+    assert result.exit_code == 0 and "2 record(s): 2 verified, 0 failed" in result.output
 
 
 def test_selfplay_with_a_sheet_file(tmp_path: Path) -> None:

@@ -297,4 +297,4 @@ def test_selfplay_records_replay_exactly(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert len(out.read_text().splitlines()) == 3
     result = runner.invoke(app, ["replay", "--verify", str(out)])
-    assert result.exit_code == 0 and "3 record(s) replayed exactly" in result.output
+    assert result.exit_code == 0 and "3 record(s): 3 verified, 0 failed" in result.output

@@ -455,7 +455,12 @@ class CatSudoku(BaseGame[CSState, int]):
         else:
             who = ", ".join(f"player {p + 1}" for p in winners)
             reason = f"the sheets are complete: {who} share the win with {best}"
-        return Outcome(winners=winners, scores=tuple(float(x) for x in scores), reason=reason)
+        return Outcome(
+            winners=winners,
+            scores=tuple(float(x) for x in scores),
+            reason=reason,
+            code="complete",
+        )
 
     def returns(self, s: CSState) -> tuple[float, ...]:
         if s.phase != OVER:

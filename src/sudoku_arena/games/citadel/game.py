@@ -688,8 +688,8 @@ class Citadel(BaseGame[CitadelState, int]):
         counts = self.control_counts(s)
         scores = (float(counts[0]), float(counts[1]))
         if s.winner < 0:
-            return Outcome((), scores, f"draw: {END_REASONS[s.end]}")
-        return Outcome((s.winner,), scores, f"{SEATS[s.winner]} wins: {END_REASONS[s.end]}")
+            return Outcome((), scores, f"draw: {END_REASONS[s.end]}", s.end)
+        return Outcome((s.winner,), scores, f"{SEATS[s.winner]} wins: {END_REASONS[s.end]}", s.end)
 
     # -- notation ----------------------------------------------------------------------------------
 

@@ -498,7 +498,9 @@ class SudokuWarriors(BaseGame[SWState, int]):
         why = END_REASONS[s.end]
         if s.end == "target":
             why = f"{self.target} provinces, the target (SW-13)"
-        return Outcome(winners=s.winners, scores=scores, reason=f"{names} {verb}: {why}")
+        return Outcome(
+            winners=s.winners, scores=scores, reason=f"{names} {verb}: {why}", code=s.end
+        )
 
     def returns(self, s: SWState) -> tuple[float, ...]:
         n = self._num_players

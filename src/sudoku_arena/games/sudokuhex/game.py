@@ -401,6 +401,7 @@ class SuDokuHex(BaseGame[HexState, int]):
                 winners=(0,),
                 scores=scores,
                 reason=f"final score {s.scores[0]} ({cause})",
+                code=s.end,
             )
         top = max(s.scores)
         winners = tuple(p for p, x in enumerate(s.scores) if x == top)
@@ -410,6 +411,7 @@ class SuDokuHex(BaseGame[HexState, int]):
             winners=winners,
             scores=scores,
             reason=f"{names} {verb} with {top} points ({cause})",
+            code=s.end,
         )
 
     def returns(self, s: HexState) -> tuple[float, ...]:

@@ -269,6 +269,7 @@ class TicTacSudoku(BaseGame[TTSState, int]):
             winners=(s.winner,),
             scores=(float(s.scores[0]), float(s.scores[1])),
             reason=f"{SYMBOLS[s.winner]} wins: {END_REASONS[s.end]}",
+            code=s.end,
         )
 
     def returns(self, s: TTSState) -> tuple[float, ...]:
