@@ -27,7 +27,7 @@ err_console = Console(stderr=True, highlight=False)
 def fail(message: str, code: int = 2) -> NoReturn:
     """Print ``message`` as an error and exit with ``code``."""
     # The message often quotes the user's own text: never read it as Rich markup.
-    err_console.print(Text.assemble(("error: ", "bold red"), message))
+    err_console.print(Text.assemble(("error: ", "bold red"), message), soft_wrap=True)
     raise typer.Exit(code)
 
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -182,14 +182,23 @@ class Record:
         return Record.from_json(data)
 
 
-def replay(record: Record) -> tuple[Any, list[Any]]:
+#: Called before a recorded chance outcome is applied: ``(game, state, entry)``; raises
+#: ``ReplayMismatchError`` if the outcome is not the one chance gave.
+ChanceCheck = Callable[[Any, Any, LogEntry], None]
+
+
+def replay(record: Record, check_chance: ChanceCheck | None = None) -> tuple[Any, list[Any]]:
     """Re-apply every action of ``record``; return the game and the list of states.
 
     Raises :class:`ReplayMismatchError` at the first ply that does not replay (wrong
-    ply number, wrong actor, malformed or illegal action, game over too early) and, at
-    the end, when the outcome differs from the recorded one.
+    ply number, wrong actor, malformed or illegal action, game over too early, a chance
+    outcome ``check_chance`` refuses) and, at the end, when the outcome differs from
+    the recorded one.
     """
-    game = build(record.game, record.params)
+    try:
+        game = build(record.game, record.params)
+    except ArenaError as exc:
+        raise RecordError(f"the record's game cannot be set up: {exc}") from None
     state = game.initial_state()
     states = [state]
     for i, entry in enumerate(record.actions):
@@ -208,6 +217,8 @@ def replay(record: Record) -> tuple[Any, list[Any]]:
                 f"recorded seat {entry.actor} acting, but to move is "
                 f"{list(tm.players) or 'chance'}",
             )
+        if entry.actor is None and check_chance is not None:
+            check_chance(game, state, entry)
         try:
             state = game.apply(state, game.parse_action(entry.action), entry.actor)
         except ArenaError as exc:

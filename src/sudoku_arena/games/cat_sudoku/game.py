@@ -36,7 +36,12 @@ from fractions import Fraction
 from typing import Any, ClassVar
 
 from sudoku_arena.core.base import BaseGame
-from sudoku_arena.core.errors import IllegalActionError, NotationError, StateFormatError
+from sudoku_arena.core.errors import (
+    IllegalActionError,
+    InvalidParameterError,
+    NotationError,
+    StateFormatError,
+)
 from sudoku_arena.core.params import ParamSpec, players_param
 from sudoku_arena.core.types import (
     TO_MOVE_CHANCE,
@@ -54,6 +59,7 @@ from sudoku_arena.games.cat_sudoku.sheet import (
     check_sheet_param,
     load_sheet,
     parse_cell,
+    sheet_digest,
 )
 
 ROLL, WILD, WRITE, OVER = 0, 1, 2, 3
@@ -161,6 +167,13 @@ class CatSudoku(BaseGame[CSState, int]):
                 check=check_sheet_param,
             ),
             ParamSpec(
+                "sheet_sha256",
+                str,
+                "",
+                "SHA-256 of the sheet's text; filled in by the game, so a record names the "
+                "exact sheet it was played on (empty: do not check)",
+            ),
+            ParamSpec(
                 "wild_optional", bool, False, "the active player may decline the wild (CS-4)"
             ),
             ParamSpec("adjacent", bool, False, "each new number must touch a filled square (CS-6)"),
@@ -176,6 +189,15 @@ class CatSudoku(BaseGame[CSState, int]):
     def __init__(self, params: dict[str, Any]) -> None:
         super().__init__(params)
         self.sheet = load_sheet(str(params["sheet"]))
+        digest = sheet_digest(str(params["sheet"]))
+        given = str(params.get("sheet_sha256") or "")
+        if given and given != digest:
+            raise InvalidParameterError(
+                f"sheet_sha256: the sheet {str(params['sheet'])[:40]!r} here is not the one "
+                f"given by its SHA-256 {given[:12]}... (it was changed since); allowed: "
+                "the digest of this sheet, or empty"
+            )
+        self._params["sheet_sha256"] = digest
         self.board = Board(self.sheet)
         self.wild_optional = bool(params["wild_optional"])
         self.adjacent = bool(params["adjacent"])

@@ -28,6 +28,7 @@ the engine then plays a final partial turn (CS-6).
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -323,6 +324,12 @@ def load_sheet(value: str) -> Sheet:
             f"{', '.join(SHEET_NAMES)}, or the text of a sheet (see the Cat Sudoku README)"
         )
     return parse_sheet(shipped_text(name))
+
+
+def sheet_digest(value: str) -> str:
+    """SHA-256 (hex) of the text of the sheet named or written as ``value``."""
+    text = value if "\n" in value else shipped_text(value.strip().lower())
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def check_sheet_param(value: object) -> str:
