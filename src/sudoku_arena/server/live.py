@@ -165,6 +165,7 @@ class LiveGame:
                 {"seat": s.seat, "kind": s.kind, "agent": s.agent, "name": s.name}
                 for s in self.seats
             ],
+            "chance": self.spec.chance,
             "hidden_information": self.spec.hidden_information,
             "simultaneous": self.spec.simultaneous,
             "status": self.status,

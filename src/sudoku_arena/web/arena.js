@@ -289,6 +289,21 @@
       };
     }
 
+    // Games with chance show the commitment to their secret, and once over the record
+    // that reveals it (replay --verify recomputes every draw from it).
+    function showFairness(game) {
+      if (!game.chance || !game.commitment) return;
+      $("fair").hidden = false;
+      const c = $("fair-commit");
+      c.textContent = game.commitment.slice(0, 16) + "…";
+      c.title = game.commitment;
+      $("fair-record").href = `/api/matches/${gameId}/record`;
+      $("fair-record").setAttribute("download", `${game.game}-${gameId}.json`);
+      if (game.status === "finished") {
+        $("fair-text").textContent = "The game is over and its secret is revealed in the record: anyone can check every die and tile against the commitment published when the game began.";
+      }
+    }
+
     function onMessage(data) {
       const cut = data.indexOf("\n");
       const head = JSON.parse(cut < 0 ? data : data.slice(0, cut));
@@ -297,6 +312,7 @@
         case "welcome":
           st.info = head.game;
           st.seats = head.seats;
+          showFairness(head.game);
           $("title").textContent = head.game.name;
           document.title = `${head.game.name} · Sudoku Arena`;
           $("rules-link").href = `/rules/${head.game.game}`;
@@ -313,6 +329,7 @@
           st.log[key] = log.slice(0, head.log_from).concat(head.log);
           st.states[key] = { head, svg };
           st.info.status = head.status;
+          if (head.status === "finished") showFairness(st.info);
           st.info.rematch = head.rematch;
           render();
           break;
