@@ -213,8 +213,6 @@ def test_sudokuhex_twin_deals_send_the_same_bytes_at_every_ply(players: int) -> 
     states = list(m.states)
     compared = 0
     for ply in range(1, len(log)):
-        if log[ply - 1].actor is not None and ply % 3:
-            continue  # every ply after a draw, and every third ply otherwise
         held = _in_hand(m.game, states, log, ply)
         for holder, index in held.items():
             twin_log = _redeal("sudokuhex", params, log[:ply], index)
@@ -238,7 +236,7 @@ def test_cat_sudoku_twin_deals_send_the_same_bytes_at_every_ply() -> None:
     m.run([make_agent("random", m.game, seed=s) for s in range(2)])
     log = list(m.log)
     observers: list[int | None] = [None, 0, 1]
-    for ply in range(1, len(log), 7):
+    for ply in range(1, len(log)):
         a = LiveGame(_row("cat-sudoku", params, log[:ply], new_secret()))
         b = LiveGame(_row("cat-sudoku", params, log[:ply], new_secret()))
         assert a.commitment != b.commitment
