@@ -15,7 +15,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from sudoku_arena.core.agent import Agent
-from sudoku_arena.core.errors import ArenaError, IllegalActionError, UndoError
+from sudoku_arena.core.errors import (
+    ArenaError,
+    IllegalActionError,
+    ReplayMismatchError,
+    UndoError,
+)
 from sudoku_arena.core.fairness import (
     SCHEME,
     ChanceSource,
@@ -256,15 +261,19 @@ class Match:
         """Apply ``entries`` logged elsewhere (a stored game, another server process).
 
         Each is checked against the rules; a chance entry must be a possible outcome.
-        On any error nothing is added and the error is raised (``ArenaError``).
+        On any error nothing is added and ``ReplayMismatchError`` names the ply.
         """
         game = self.game
         state = self.state
         states: list[Any] = []
         for k, e in enumerate(entries):
-            if e.ply != self.ply + k:
-                raise ArenaError(f"entry for ply {e.ply} does not follow ply {self.ply + k}")
-            state = game.apply(state, game.parse_action(e.action), e.actor)
+            ply = self.ply + k
+            if e.ply != ply:
+                raise ReplayMismatchError(ply, f"an entry for ply {e.ply} stands here")
+            try:
+                state = game.apply(state, game.parse_action(e.action), e.actor)
+            except ArenaError as exc:
+                raise ReplayMismatchError(ply, str(exc)) from None
             states.append(state)
         self._log.extend(entries)
         self._states.extend(states)

@@ -25,7 +25,7 @@ from sudoku_arena.core.registry import spec_of
 from sudoku_arena.server.arena import BOT, HUMAN, Arena, SeatSpec
 from sudoku_arena.server.bots import BotRunner
 from sudoku_arena.server.fanout import RedisFanout
-from sudoku_arena.server.live import ActionRefused, LiveGame
+from sudoku_arena.server.live import ActionRefused, GameUnavailable, LiveGame
 from sudoku_arena.server.pages import games_json, rules_markdown, rules_page, web_file
 from sudoku_arena.server.sockets import MAX_ACTION, MAX_TOKENS, serve_socket
 from sudoku_arena.server.storage import Storage
@@ -64,6 +64,7 @@ _STATUS_OF = {
     "notation": 422,
     "not_your_turn": 409,
     "game_over": 409,
+    "read_only": 409,
     "bad_seat": 422,
     "not_over": 409,
     "unavailable": 503,
@@ -287,7 +288,10 @@ def create_app(config: ServerConfig | None = None, *, arena: Arena | None = None
     # -- API: matches ------------------------------------------------------------------------
 
     async def get_game(game_id: str) -> LiveGame:
-        lg = await the_arena().get(game_id)
+        try:
+            lg = await the_arena().get(game_id)
+        except GameUnavailable as exc:
+            raise ApiError(503, "unavailable", exc.reason) from None
         if lg is None:
             raise ApiError(404, "not_found", f"there is no game {game_id!r}")
         return lg

@@ -29,19 +29,21 @@ from sudoku_arena.ai.mcts import position_keys
 from sudoku_arena.core.errors import ArenaError, InvalidParameterError
 from sudoku_arena.core.fairness import ClientSeed, check_client_seed, new_secret
 from sudoku_arena.core.match import Match
-from sudoku_arena.core.registry import load
+from sudoku_arena.core.registry import game_class, load
 from sudoku_arena.core.types import JsonDict
 from sudoku_arena.server.bots import BotRunner
 from sudoku_arena.server.fanout import RedisFanout
-from sudoku_arena.server.live import ActionRefused, LiveGame, hash_token
+from sudoku_arena.server.live import ActionRefused, GameUnavailable, LiveGame, hash_token
 from sudoku_arena.server.storage import (
     AppendActions,
     ConflictError,
     CreateGame,
+    CreateRematch,
     GameRow,
+    Quarantine,
+    RematchTaken,
     SeatRow,
     SetClientSeeds,
-    SetRematch,
     Storage,
     StorageError,
 )
@@ -49,6 +51,16 @@ from sudoku_arena.server.storage import (
 log = logging.getLogger("sudoku_arena.server")
 
 HUMAN, BOT = "human", "bot"
+QUARANTINED = "quarantined"
+
+
+def _unavailable(problem: str) -> str:
+    return (
+        f"this game cannot be opened: its stored moves no longer replay ({problem[:300]}); "
+        "it is kept aside for the site's operators, and every other game goes on"
+    )
+
+
 MODES = ("hotseat", "invite")
 
 
@@ -172,6 +184,7 @@ class Arena:
         fanout: RedisFanout | None = None,
         bots: BotRunner | None = None,
         bot_delay: float = 0.0,
+        idle_seconds: float = 900.0,
     ) -> None:
         self.storage = storage
         self.fanout = fanout
@@ -184,6 +197,9 @@ class Arena:
         self._rematch_lock = asyncio.Lock()
         self._finished: OrderedDict[str, None] = OrderedDict()
         self.keep_finished = 64
+        #: Seconds without use after which a game leaves memory (it stays stored).
+        self.idle_seconds = idle_seconds
+        self._evictor: asyncio.Task[None] | None = None
         self.moves = 0  # actions committed by this process (stats)
 
     # -- life cycle ------------------------------------------------------------------------
@@ -194,13 +210,19 @@ class Arena:
         self.bots.start()
         if self.fanout is not None:
             await self.fanout.start(self.on_event)
-        ids = await asyncio.to_thread(self.storage.game_ids, "active")
+        # Games open lazily, on first access; at start only those whose bot must move
+        # (nobody would open them otherwise).
+        ids = await asyncio.to_thread(self.storage.games_to_open)
         for gid in ids:
-            lg = await self.get(gid)
+            try:
+                lg = await self.get(gid)
+            except GameUnavailable:
+                continue  # set aside; logged where it was found
             if lg is not None:
                 self.schedule_bots(lg)
         if ids:
-            log.info("resumed %d active games", len(ids))
+            log.info("opened %d active games whose bots are due", len(ids))
+        self._evictor = asyncio.create_task(self._evict_idle_loop())
         # Everything loaded so far lives as long as the process: keep it out of the
         # collector's full passes, whose pauses would otherwise stall every game. A
         # move allocates views and messages by the hundred; collecting the young
@@ -211,6 +233,10 @@ class Arena:
         gc.set_threshold(10_000, 20, 100)
 
     async def stop(self) -> None:
+        if self._evictor is not None:
+            self._evictor.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._evictor
         for task in list(self._bot_tasks.values()):
             task.cancel()
         for clients in list(self.clients.values()):
@@ -224,25 +250,77 @@ class Arena:
     # -- games -------------------------------------------------------------------------------
 
     async def get(self, game_id: str) -> LiveGame | None:
-        """The game ``game_id``, loaded from storage on first use; ``None`` if unknown."""
+        """The game ``game_id``, loaded from storage on first use; ``None`` if unknown.
+
+        Raises :class:`GameUnavailable` for a stored game that cannot be replayed: it is
+        set aside in the database (status ``quarantined``), logged, and everything else
+        goes on. A game stored by another version of its rules opens read-only.
+        """
         lg = self.games.get(game_id)
         if lg is not None:
+            lg.last_used = time.monotonic()
             return lg
         if not (0 < len(game_id) <= 32) or not game_id.replace("-", "").replace("_", "").isalnum():
             return None
         lock = self._loading.setdefault(game_id, asyncio.Lock())
-        async with lock:
-            lg = self.games.get(game_id)
-            if lg is None:
-                row = await asyncio.to_thread(self.storage.load_game, game_id)
-                if row is None:
-                    return None
-                lg = await asyncio.to_thread(LiveGame, row)
-                self.games[game_id] = lg
-                if lg.over:
-                    self._retire(lg)  # loaded to be looked at: one of the recent few
-        self._loading.pop(game_id, None)
+        try:
+            async with lock:
+                lg = self.games.get(game_id)
+                if lg is None:
+                    row = await asyncio.to_thread(self.storage.load_game, game_id)
+                    if row is None:
+                        return None
+                    lg = await self._open(row)
+                    self.games[game_id] = lg
+                    if lg.over:
+                        self._retire(lg)  # loaded to be looked at: one of the recent few
+        finally:
+            self._loading.pop(game_id, None)
         return lg
+
+    async def _open(self, row: GameRow) -> LiveGame:
+        """Replay a stored game, or set it aside if it cannot be replayed."""
+        if row.status == QUARANTINED:
+            raise GameUnavailable(row.id, _unavailable(row.problem or "it does not replay"))
+        read_only = None
+        try:
+            spec = game_class(row.game).spec
+            if row.game_version != spec.version:
+                read_only = (
+                    f"this game was played with {spec.name} version {row.game_version}; "
+                    f"this server runs version {spec.version}, so it can be watched and "
+                    "replayed but not played on"
+                )
+            return await asyncio.to_thread(LiveGame, row, read_only=read_only)
+        except Exception as exc:
+            problem = f"{type(exc).__name__}: {exc}"
+            log.exception("game %s cannot be replayed; setting it aside", row.id)
+            with contextlib.suppress(StorageError):
+                await self.storage.write(Quarantine(row.id, problem))
+            raise GameUnavailable(row.id, _unavailable(problem)) from None
+
+    async def _evict_idle_loop(self) -> None:
+        while True:
+            await asyncio.sleep(max(1.0, self.idle_seconds / 4))
+            self.evict_idle()
+
+    def evict_idle(self, now: float | None = None) -> list[str]:
+        """Drop games nobody used for ``idle_seconds`` (no client, no bot thinking, no
+        action under way); the database has them, and they reopen on next access."""
+        now = time.monotonic() if now is None else now
+        busy = {gid for gid, _seat in self._bot_tasks}
+        gone = [
+            gid
+            for gid, lg in self.games.items()
+            if now - lg.last_used >= self.idle_seconds
+            and not self.clients.get(gid)
+            and gid not in busy
+            and not lg.lock.locked()
+        ]
+        for gid in gone:
+            del self.games[gid]
+            self._finished.pop(gid, None)
+        return gone
 
     async def create(
         self,
@@ -328,7 +406,10 @@ class Arena:
         lg = LiveGame(row, game)
         if lg.outcome is not None:  # over before anybody moved (degenerate set-up)
             row.status, row.outcome = "finished", lg.outcome
-        await self.storage.write(CreateGame(row))
+        row.bot_to_move = lg.bot_due(lg.state)
+        # A rematch is created only if no other process created it first: the
+        # database decides, in the same transaction as the game's row.
+        await self.storage.write(CreateGame(row) if rematch_of is None else CreateRematch(row))
         self.games[row.id] = lg
         self.schedule_bots(lg)
         return lg, tokens
@@ -350,15 +431,22 @@ class Arena:
             order = [lg.seats[(j - 1) % n] for j in range(n)]
             generated = {p.name for p in lg.spec.params if p.generate is not None}
             params = {k: v for k, v in lg.row.params.items() if k not in generated}
-            new, _ = await self.create(
-                lg.spec.id,
-                params,
-                [SeatSpec(s.kind, s.agent, s.name) for s in order],
-                mode=lg.row.mode,
-                rematch_of=lg.id,
-                token_hashes=[s.token_hash for s in order],
-            )
-            await self.storage.write(SetRematch(lg.id, new.id))
+            try:
+                new, _ = await self.create(
+                    lg.spec.id,
+                    params,
+                    [SeatSpec(s.kind, s.agent, s.name) for s in order],
+                    mode=lg.row.mode,
+                    rematch_of=lg.id,
+                    token_hashes=[s.token_hash for s in order],
+                )
+            except RematchTaken as taken:  # another process was first: that one it is
+                lg.rematch = taken.rematch
+                found = await self.get(taken.rematch)
+                if found is None:
+                    raise ActionRefused("unavailable", "the rematch could not be found") from None
+                self._announce_rematch(lg)
+                return found
             lg.rematch = new.id
         if self.fanout is not None:
             self.fanout.publish({"kind": "rematch", "game": lg.id, "rematch": new.id})
@@ -418,6 +506,7 @@ class Arena:
                 lg.id,
                 [(e.ply, e.actor, e.action) for e in pending.entries],
                 None if pending.outcome is None else pending.outcome.to_json(),
+                bot_to_move=lg.bot_due(pending.states[-1]),
             )
             try:
                 await self.storage.write(op)

@@ -24,6 +24,7 @@ import asyncio
 import hashlib
 import hmac
 import json
+import time
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
@@ -61,14 +62,27 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
 
 
+class GameUnavailable(Exception):
+    """A stored game that cannot be opened (set aside in the database); ``reason``
+    says why."""
+
+    def __init__(self, game_id: str, reason: str) -> None:
+        super().__init__(reason)
+        self.game_id = game_id
+        self.reason = reason
+
+
 class LiveGame:
     """A game's committed history and the messages observers get about it."""
 
-    def __init__(self, row: GameRow, game: Any = None) -> None:
+    def __init__(self, row: GameRow, game: Any = None, *, read_only: str | None = None) -> None:
         """Rebuild the game stored as ``row`` by replaying its log (which checks every
         stored action); ``game`` (already built from ``row``'s parameters, as when it
-        was just created) saves loading it again."""
+        was just created) saves loading it again. A game opened ``read_only`` (with the
+        reason) can be watched but takes no action and runs no bot."""
         self.id = row.id
+        self.read_only = read_only
+        self.last_used = time.monotonic()
         self.row = replace(row, actions=[])  # the match below holds them
         self.seats: list[SeatRow] = sorted(row.seats, key=lambda s: s.seat)
         if game is None:
@@ -88,9 +102,10 @@ class LiveGame:
                 players=row.players,
                 log=[LogEntry(p, a, t) for p, a, t in row.actions],
             )
+        except ReplayMismatchError:
+            raise
         except ArenaError as exc:
-            msg = f"stored game does not replay: {exc}"
-            raise ReplayMismatchError(len(row.actions), msg) from None
+            raise ReplayMismatchError(0, f"the stored game cannot be set up: {exc}") from None
         self.game: Any = game
         self.spec = game.spec
         self._shared_views = not (game.spec.hidden_information or game.spec.simultaneous)
@@ -148,9 +163,15 @@ class LiveGame:
         return found
 
     def bots_to_move(self) -> list[int]:
-        if self.over:
+        if self.over or self.read_only:
             return []
         return [p for p in self.to_move() if self.seats[p].kind == "bot"]
+
+    def bot_due(self, state: Any) -> bool:
+        """Whether a bot is to move in ``state`` (stored with each action, so that a
+        process opens at start only the games whose bots must move)."""
+        tm = self.game.to_move(state)
+        return not tm.is_terminal and any(self.seats[p].kind == "bot" for p in tm.players)
 
     def info(self) -> JsonDict:
         """Public facts about the game (no seed, no tokens)."""
@@ -175,6 +196,7 @@ class LiveGame:
             "rematch_of": self.row.rematch_of,
             "created": self.row.created,
             "commitment": self.commitment,
+            "read_only": self.read_only,
             "client_seeds": [c.to_json() for c in self.match.chance.client_seeds],
         }
 
@@ -208,6 +230,8 @@ class LiveGame:
         """
         if self.over:
             raise ActionRefused("game_over", "the game is over")
+        if self.read_only:
+            raise ActionRefused("read_only", self.read_only)
         if not 0 <= seat < self.num_players:
             raise ActionRefused("bad_seat", f"there is no seat {seat}")
         self.check_ply(seat, ply)

@@ -32,7 +32,7 @@ import orjson
 from starlette.types import Receive, Scope, Send
 
 from sudoku_arena.server.arena import Arena, Client
-from sudoku_arena.server.live import ActionRefused, LiveGame
+from sudoku_arena.server.live import ActionRefused, GameUnavailable, LiveGame
 
 MAX_TOKENS = 8
 MAX_ACTION = 200
@@ -51,7 +51,12 @@ async def serve_socket(
         return
     await send({"type": "websocket.accept"})
     game_id = str(scope["path"])[len("/ws/") :]
-    lg = await arena.get(game_id)
+    try:
+        lg = await arena.get(game_id)
+    except GameUnavailable as exc:
+        await send({"type": "websocket.send", "text": ws_error("unavailable", exc.reason)})
+        await send({"type": "websocket.close", "code": 4503})
+        return
     if lg is None:
         await send(
             {

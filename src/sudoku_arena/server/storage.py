@@ -30,6 +30,7 @@ from typing import Any
 
 from sqlalchemy import (
     BigInteger,
+    Boolean,
     Column,
     Connection,
     Engine,
@@ -42,6 +43,7 @@ from sqlalchemy import (
     create_engine,
     event,
     inspect,
+    or_,
     select,
     update,
 )
@@ -62,6 +64,11 @@ games_table = Table(
     # The chance secret (hex): never sent to anybody before the game is over.
     Column("secret", String(64), nullable=True),
     Column("client_seeds", Text, nullable=True),  # JSON list of {seat, seed, ply}
+    # Whether a bot is to move: the games a process must open at start (NULL: unknown,
+    # a game stored by an older version; opened to find out).
+    Column("bot_to_move", Boolean, nullable=True),
+    # Why a stored game cannot be opened (status "quarantined"), for the operators.
+    Column("problem", Text, nullable=True),
     Column("players", Text, nullable=False),  # JSON list of display names
     Column("mode", String(16), nullable=False),  # "hotseat" or "invite"
     Column("status", String(16), nullable=False, index=True),  # "active" or "finished"
@@ -102,6 +109,14 @@ class ConflictError(StorageError):
     """Some of the plies written already exist: another process moved first."""
 
 
+class RematchTaken(StorageError):
+    """Another process created the rematch first; ``rematch`` is its id."""
+
+    def __init__(self, rematch: str) -> None:
+        super().__init__(f"the rematch is {rematch}")
+        self.rematch = rematch
+
+
 # -- rows ------------------------------------------------------------------------------------
 
 
@@ -133,6 +148,8 @@ class GameRow:
     actions: list[tuple[int, int | None, str]] = field(default_factory=list)
     secret: str | None = None  # hex; None only in games stored before commitments
     client_seeds: list[dict[str, Any]] = field(default_factory=list)
+    bot_to_move: bool | None = None
+    problem: str | None = None
 
 
 # -- write operations ------------------------------------------------------------------------
@@ -148,6 +165,23 @@ class AppendActions:
     game_id: str
     entries: Sequence[tuple[int, int | None, str]]  # (ply, actor, action)
     outcome: dict[str, Any] | None = None  # set when these actions end the game
+    bot_to_move: bool | None = None  # None: unchanged
+
+
+@dataclass(slots=True)
+class CreateRematch:
+    """Create ``row`` as the rematch of ``row.rematch_of``, unless another process
+    already did: decided in the database by one conditional update."""
+
+    row: GameRow
+
+
+@dataclass(slots=True)
+class Quarantine:
+    """Set a stored game aside: it cannot be opened (``problem`` says why)."""
+
+    game_id: str
+    problem: str
 
 
 @dataclass(slots=True)
@@ -162,7 +196,7 @@ class SetRematch:
     rematch: str
 
 
-Op = CreateGame | AppendActions | SetRematch | SetClientSeeds
+Op = CreateGame | AppendActions | SetRematch | SetClientSeeds | CreateRematch | Quarantine
 Done = Callable[[BaseException | None], None]
 
 
@@ -349,8 +383,8 @@ class Storage:
                 self.written += len(batch)
                 results.extend((done, None) for _, done in batch)
                 return
-            except IntegrityError:
-                break  # somebody's plies exist already: retry one by one below
+            except (IntegrityError, RematchTaken):
+                break  # another process was first: retry one by one below
             except OperationalError as exc:  # locked or connection lost: retry
                 log.warning("storage: write failed (attempt %d): %s", attempt + 1, exc)
                 self._drop_connection()
@@ -374,6 +408,8 @@ class Storage:
                 results.append((done, None))
             except IntegrityError:
                 results.append((done, ConflictError("those plies were already written")))
+            except RematchTaken as exc:
+                results.append((done, exc))
             except Exception as exc:
                 log.exception("storage: write failed")
                 self._drop_connection()
@@ -392,8 +428,11 @@ class Storage:
                 self._apply(conn, op)
         self._insert_actions(conn, rows)
         for op in ops:
-            if isinstance(op, AppendActions) and op.outcome is not None:
-                _finish(conn, op, now)
+            if isinstance(op, AppendActions):
+                if op.outcome is not None:
+                    _finish(conn, op, now)
+                if op.bot_to_move is not None:
+                    _set_bot_to_move(conn, op)
 
     def _insert_actions(self, conn: Connection, rows: list[tuple[Any, ...]]) -> None:
         """Insert action rows with one multi-row statement per 500 rows.
@@ -414,7 +453,25 @@ class Storage:
 
     def _apply(self, conn: Connection, op: Op) -> None:
         now = time.time()
-        if isinstance(op, CreateGame):
+        if isinstance(op, CreateRematch):
+            taken = conn.execute(
+                update(games_table)
+                .where(games_table.c.id == op.row.rematch_of, games_table.c.rematch.is_(None))
+                .values(rematch=op.row.id, updated=now)
+            )
+            if taken.rowcount != 1:
+                existing = conn.execute(
+                    select(games_table.c.rematch).where(games_table.c.id == op.row.rematch_of)
+                ).scalar()
+                raise RematchTaken(str(existing))
+            self._apply(conn, CreateGame(op.row))
+        elif isinstance(op, Quarantine):
+            conn.execute(
+                update(games_table)
+                .where(games_table.c.id == op.game_id)
+                .values(status="quarantined", problem=op.problem[:2000], updated=now)
+            )
+        elif isinstance(op, CreateGame):
             r = op.row
             conn.execute(
                 games_table.insert(),
@@ -426,6 +483,7 @@ class Storage:
                     "seed": r.seed,
                     "secret": r.secret,
                     "client_seeds": json.dumps(r.client_seeds),
+                    "bot_to_move": r.bot_to_move,
                     "players": json.dumps(r.players),
                     "mode": r.mode,
                     "status": r.status,
@@ -462,6 +520,8 @@ class Storage:
                 conn.execute(actions_table.insert(), rows)
             if op.outcome is not None:
                 _finish(conn, op, now)
+            if op.bot_to_move is not None:
+                _set_bot_to_move(conn, op)
         elif isinstance(op, SetClientSeeds):
             conn.execute(
                 update(games_table)
@@ -502,6 +562,20 @@ class Storage:
                 )
             ]
             return g
+
+    def games_to_open(self) -> list[str]:
+        """Active games a process must open at start: a bot is to move (or it is not
+        known, for games stored by an older version), oldest first."""
+        q = (
+            select(games_table.c.id)
+            .where(
+                games_table.c.status == "active",
+                or_(games_table.c.bot_to_move.is_(True), games_table.c.bot_to_move.is_(None)),
+            )
+            .order_by(games_table.c.created)
+        )
+        with self.engine.connect() as conn:
+            return [r.id for r in conn.execute(q)]
 
     def game_ids(self, status: str | None = None) -> list[str]:
         """Ids of every game (with ``status``), oldest first."""
@@ -583,6 +657,12 @@ def _action_rows(op: AppendActions, now: float) -> list[dict[str, Any]]:
     ]
 
 
+def _set_bot_to_move(conn: Connection, op: AppendActions) -> None:
+    conn.execute(
+        update(games_table).where(games_table.c.id == op.game_id).values(bot_to_move=op.bot_to_move)
+    )
+
+
 def _finish(conn: Connection, op: AppendActions, now: float) -> None:
     conn.execute(
         update(games_table)
@@ -608,6 +688,8 @@ def _game_row(m: Any) -> GameRow:
         updated=float(m["updated"]),
         secret=m["secret"],
         client_seeds=json.loads(m["client_seeds"] or "[]"),
+        bot_to_move=m["bot_to_move"],
+        problem=m["problem"],
     )
 
 

@@ -1,0 +1,240 @@
+"""A server that stays up and correct: a game that no longer replays is set aside, a game
+of another rules version opens read-only, games open lazily and leave memory when idle,
+a rematch is created once across processes, and a database of an older schema opens."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import create_engine, text
+
+from sudoku_arena.server.arena import Arena, Client, SeatSpec
+from sudoku_arena.server.bots import BotRunner
+from sudoku_arena.server.live import ActionRefused, GameUnavailable, LiveGame
+from sudoku_arena.server.storage import Storage, normalise_url
+
+
+def _arena(url: str, **kw: Any) -> Arena:
+    return Arena(Storage(url), bots=BotRunner(0), **kw)
+
+
+async def _play_to_end(arena: Arena, lg: LiveGame, rng: random.Random) -> None:
+    while not lg.over:
+        seat = lg.to_move()[0]
+        await arena.act(lg, seat, lg.ply, rng.choice(lg.view(seat)["legal"]))
+
+
+def _sql(url: str, statement: str, **params: Any) -> None:
+    engine = create_engine(normalise_url(url))
+    with engine.begin() as conn:
+        conn.execute(text(statement), params)
+    engine.dispose()
+
+
+def test_a_game_that_no_longer_replays_is_set_aside_and_the_rest_goes_on(
+    sqlite_url: str,
+) -> None:
+    async def setup() -> tuple[str, str]:
+        arena = _arena(sqlite_url)
+        await arena.start()
+        bad, _ = await arena.create("tic-tac-sudoku", {}, [SeatSpec("human")] * 2)
+        good, _ = await arena.create("tic-tac-sudoku", {}, [SeatSpec("human")] * 2)
+        for lg in (bad, good):
+            for _ in range(3):
+                seat = lg.to_move()[0]
+                await arena.act(lg, seat, lg.ply, lg.view(seat)["legal"][0])
+        await arena.stop()
+        return bad.id, good.id
+
+    bad, good = asyncio.run(setup())
+    _sql(sqlite_url, "UPDATE arena_actions SET action='q0' WHERE game_id=:g AND ply=1", g=bad)
+
+    async def reopen() -> None:
+        arena = _arena(sqlite_url)
+        await arena.start()  # starts although a stored game is broken
+        with pytest.raises(GameUnavailable, match="cannot be opened") as err:
+            await arena.get(bad)
+        assert "ply 1" in err.value.reason and "q0" in err.value.reason
+        row = arena.storage.load_game(bad)
+        assert row.status == "quarantined" and row.problem
+        with pytest.raises(GameUnavailable):  # stays aside without replaying again
+            await arena.get(bad)
+        lg = await arena.get(good)
+        assert lg is not None and lg.ply == 3
+        seat = lg.to_move()[0]
+        await arena.act(lg, seat, lg.ply, lg.view(seat)["legal"][0])
+        await arena.stop()
+
+    asyncio.run(reopen())
+
+
+def test_the_api_says_a_set_aside_game_is_unavailable(sqlite_url: str) -> None:
+    import httpx
+    from arena_helpers import LiveServer
+
+    from sudoku_arena.server import ServerConfig
+
+    async def setup() -> str:
+        arena = _arena(sqlite_url)
+        await arena.start()
+        lg, _ = await arena.create("tic-tac-sudoku", {}, [SeatSpec("human")] * 2)
+        await arena.act(lg, 0, 0, lg.view(0)["legal"][0])
+        await arena.stop()
+        return lg.id
+
+    gid = asyncio.run(setup())
+    _sql(sqlite_url, "UPDATE arena_actions SET action='nonsense' WHERE game_id=:g", g=gid)
+    config = ServerConfig(database_url=sqlite_url, bot_workers=0, bot_delay=0.0)
+    with LiveServer(config) as server:
+        r = httpx.get(f"{server.url}/api/matches/{gid}", timeout=20)
+        assert r.status_code == 503
+        assert r.json()["error"]["code"] == "unavailable"
+        assert "operators" in r.json()["error"]["message"]
+        assert httpx.get(f"{server.url}/api/games", timeout=20).status_code == 200
+
+
+def test_a_game_of_another_rules_version_opens_read_only(sqlite_url: str) -> None:
+    async def setup() -> str:
+        arena = _arena(sqlite_url)
+        await arena.start()
+        lg, _ = await arena.create("tic-tac-sudoku", {}, [SeatSpec("human")] * 2)
+        await arena.act(lg, 0, 0, lg.view(0)["legal"][0])
+        await arena.stop()
+        return lg.id
+
+    gid = asyncio.run(setup())
+    _sql(sqlite_url, "UPDATE arena_games SET game_version='0.0.1' WHERE id=:g", g=gid)
+
+    async def reopen() -> None:
+        arena = _arena(sqlite_url)
+        await arena.start()
+        lg = await arena.get(gid)
+        assert lg is not None and lg.read_only and "version 0.0.1" in lg.read_only
+        assert lg.info()["read_only"] == lg.read_only
+        seat = lg.to_move()[0]
+        with pytest.raises(ActionRefused) as refused:
+            await arena.act(lg, seat, lg.ply, lg.view(seat)["legal"][0])
+        assert refused.value.code == "read_only"
+        assert arena.storage.action_count(gid) == 1  # nothing was stored
+        await arena.stop()
+
+    asyncio.run(reopen())
+
+
+def test_games_open_lazily_and_idle_ones_leave_memory(sqlite_url: str) -> None:
+    async def setup() -> tuple[str, str]:
+        arena = _arena(sqlite_url, bot_delay=60.0)  # the bot will not move before stop
+        await arena.start()
+        people, _ = await arena.create("tic-tac-sudoku", {}, [SeatSpec("human")] * 2)
+        bot, _ = await arena.create(
+            "tic-tac-sudoku", {}, [SeatSpec("bot", "random"), SeatSpec("human")]
+        )
+        assert bot.ply == 0 and bot.bots_to_move() == [0]
+        await arena.stop()
+        return people.id, bot.id
+
+    people, bot = asyncio.run(setup())
+
+    async def reopen() -> None:
+        arena = _arena(sqlite_url)
+        await arena.start()
+        assert set(arena.games) == {bot}  # only the game whose bot must move
+        for _ in range(200):
+            if arena.games[bot].ply > 0:
+                break
+            await asyncio.sleep(0.02)
+        assert arena.games[bot].ply == 1  # ...and its bot moved
+        lg = await arena.get(people)
+        assert lg is not None and set(arena.games) == {people, bot}
+        watched = Client(lambda _text: asyncio.sleep(0))
+        arena.attach(arena.games[bot], watched)
+        arena.idle_seconds = 10.0
+        later = lg.last_used + 11.0
+        assert arena.evict_idle(later) == [people]  # the watched game stays
+        assert set(arena.games) == {bot}
+        again = await arena.get(people)  # and a left game comes back on access
+        assert again is not None and again.ply == 0
+        arena.detach(watched)
+        await arena.stop()
+
+    asyncio.run(reopen())
+
+
+def test_a_rematch_is_created_once_across_processes(db_url: str) -> None:
+    async def run() -> None:
+        a, b = _arena(db_url), _arena(db_url)
+        await a.start()
+        await b.start()
+        lg, _ = await a.create("tic-tac-sudoku", {}, [SeatSpec("human")] * 2)
+        await _play_to_end(a, lg, random.Random(1))
+        other = await b.get(lg.id)  # the second process's own copy
+        assert other is not None and other is not lg and other.over
+        first, second = await asyncio.gather(a.rematch(lg), b.rematch(other))
+        assert first.id == second.id
+        again = await b.rematch(other)
+        assert again.id == first.id
+        with a.storage.engine.connect() as conn:
+            count = conn.execute(
+                text("SELECT COUNT(*) FROM arena_games WHERE rematch_of = :g"), {"g": lg.id}
+            ).scalar()
+        assert count == 1
+        await a.stop()
+        await b.stop()
+
+    asyncio.run(run())
+
+
+OLD_SCHEMA = [
+    """CREATE TABLE arena_games (id VARCHAR(32) PRIMARY KEY, game VARCHAR(64) NOT NULL,
+    game_version VARCHAR(32) NOT NULL, params TEXT NOT NULL, seed BIGINT NOT NULL,
+    players TEXT NOT NULL, mode VARCHAR(16) NOT NULL, status VARCHAR(16) NOT NULL,
+    outcome TEXT, rematch VARCHAR(32), rematch_of VARCHAR(32), created FLOAT NOT NULL,
+    updated FLOAT NOT NULL)""",
+    """CREATE TABLE arena_seats (game_id VARCHAR(32) NOT NULL, seat INTEGER NOT NULL,
+    kind VARCHAR(16) NOT NULL, agent VARCHAR(64), name VARCHAR(64) NOT NULL,
+    token_hash VARCHAR(64), PRIMARY KEY (game_id, seat))""",
+    """CREATE TABLE arena_actions (game_id VARCHAR(32) NOT NULL, ply INTEGER NOT NULL,
+    actor INTEGER, action VARCHAR(200) NOT NULL, at FLOAT NOT NULL,
+    PRIMARY KEY (game_id, ply))""",
+]
+
+
+def test_a_database_of_the_previous_schema_opens_and_its_games_play_on(
+    tmp_path: Path,
+) -> None:
+    url = f"sqlite:///{tmp_path}/old.sqlite3"
+    for ddl in OLD_SCHEMA:
+        _sql(url, ddl)
+    _sql(
+        url,
+        "INSERT INTO arena_games VALUES ('old1', 'cat-sudoku', '1.0.0', :p, 77, :pl, "
+        "'hotseat', 'active', NULL, NULL, NULL, 1.0, 1.0)",
+        p='{"players": 1, "sheet": "spring"}',
+        pl='["me"]',
+    )
+    _sql(url, "INSERT INTO arena_seats VALUES ('old1', 0, 'human', NULL, 'me', 'x')")
+    for ply, roll in enumerate(["roll 1", "roll 2", "roll 3", "roll 4"]):
+        _sql(url, "INSERT INTO arena_actions VALUES ('old1', :p, NULL, :a, 1.0)", p=ply, a=roll)
+
+    async def run() -> None:
+        arena = _arena(url)
+        await arena.start()
+        lg = await arena.get("old1")
+        assert lg is not None and lg.ply == 4 and not lg.read_only
+        # it plays on: the setup writes, then chance from a secret derived for it
+        for _ in range(8):
+            seat = lg.to_move()[0]
+            await arena.act(lg, seat, lg.ply, lg.view(seat)["legal"][0])
+        assert any(e.actor is None for e in lg.log[4:])
+        await arena.stop()
+        reopened = _arena(url)
+        await reopened.start()
+        again = await reopened.get("old1")
+        assert again is not None and [e.action for e in again.log] == [e.action for e in lg.log]
+        await reopened.stop()
+
+    asyncio.run(run())
