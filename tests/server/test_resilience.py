@@ -238,3 +238,48 @@ def test_a_database_of_the_previous_schema_opens_and_its_games_play_on(
         await reopened.stop()
 
     asyncio.run(run())
+
+
+def _lease_holder(arena: Arena, gid: str) -> str | None:
+    with arena.storage.engine.connect() as conn:
+        holder = conn.execute(
+            text("SELECT holder FROM arena_bot_leases WHERE game_id = :g"), {"g": gid}
+        ).scalar()
+    return None if holder is None else str(holder)
+
+
+def test_one_process_thinks_for_a_bot_and_another_takes_over_when_it_dies(
+    pg_url: str,
+) -> None:
+    async def run() -> None:
+        a = _arena(pg_url, bot_delay=3600.0, lease_seconds=2.0)  # thinks, never acts
+        b = _arena(pg_url, lease_seconds=2.0)
+        await a.start()
+        await b.start()
+        lg, _ = await a.create("tic-tac-sudoku", {}, [SeatSpec("bot", "random"), SeatSpec("human")])
+        gid = lg.id
+        for _ in range(200):  # a takes the lease and starts thinking
+            if _lease_holder(b, gid) == a.holder:
+                break
+            await asyncio.sleep(0.02)
+        else:
+            raise AssertionError("the first process never took the lease")
+        assert not b.storage.take_lease(gid, b.holder, 2.0)
+        theirs = await b.get(gid)
+        assert theirs is not None
+        b.schedule_bots(theirs)  # b is asked too, but a holds the lease: b does not think
+        await asyncio.sleep(0.5)
+        assert b.storage.action_count(gid) == 0
+        await a.stop()  # a dies while thinking: its lease is not released
+        for _ in range(300):  # b's sweeper sees the lease expire and takes over
+            if b.storage.action_count(gid) == 1:
+                break
+            await asyncio.sleep(0.05)
+        assert b.storage.action_count(gid) == 1
+        row = b.storage.load_game(gid)
+        assert [a[1] for a in row.actions] == [0]  # the bot's move, once
+        await asyncio.sleep(0.5)
+        assert b.storage.action_count(gid) == 1  # nobody moved it twice
+        await b.stop()
+
+    asyncio.run(run())

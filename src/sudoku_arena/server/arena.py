@@ -14,8 +14,10 @@ import contextlib
 import gc
 import json
 import logging
+import os
 import random
 import secrets
+import socket
 import time
 from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -185,6 +187,7 @@ class Arena:
         bots: BotRunner | None = None,
         bot_delay: float = 0.0,
         idle_seconds: float = 900.0,
+        lease_seconds: float = 30.0,
     ) -> None:
         self.storage = storage
         self.fanout = fanout
@@ -200,6 +203,13 @@ class Arena:
         #: Seconds without use after which a game leaves memory (it stays stored).
         self.idle_seconds = idle_seconds
         self._evictor: asyncio.Task[None] | None = None
+        self._sweeper: asyncio.Task[None] | None = None
+        self._chores: set[asyncio.Future[Any]] = set()
+        #: This process, as the holder of bot leases; how long a lease lasts unrenewed,
+        #: and how often the other processes look for leases whose holder died.
+        self.holder = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+        self.lease_seconds = lease_seconds
+        self.sweep_seconds = max(0.5, lease_seconds / 6)
         self.moves = 0  # actions committed by this process (stats)
 
     # -- life cycle ------------------------------------------------------------------------
@@ -223,6 +233,8 @@ class Arena:
         if ids:
             log.info("opened %d active games whose bots are due", len(ids))
         self._evictor = asyncio.create_task(self._evict_idle_loop())
+        if self.storage.shared:
+            self._sweeper = asyncio.create_task(self._sweep_loop())
         # Everything loaded so far lives as long as the process: keep it out of the
         # collector's full passes, whose pauses would otherwise stall every game. A
         # move allocates views and messages by the hundred; collecting the young
@@ -233,10 +245,11 @@ class Arena:
         gc.set_threshold(10_000, 20, 100)
 
     async def stop(self) -> None:
-        if self._evictor is not None:
-            self._evictor.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._evictor
+        for loop_task in (self._evictor, self._sweeper, *self._chores):
+            if loop_task is not None:
+                loop_task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await loop_task
         for task in list(self._bot_tasks.values()):
             task.cancel()
         for clients in list(self.clients.values()):
@@ -474,7 +487,7 @@ class Arena:
         return given
 
     async def _catch_up_if_shared(self, lg: LiveGame) -> None:
-        if self.fanout is not None:
+        if self.fanout is not None or self.storage.shared:
             await self._catch_up(lg)
 
     def _announce_rematch(self, lg: LiveGame) -> None:
@@ -539,8 +552,34 @@ class Arena:
     def after_move(self, lg: LiveGame) -> None:
         self.broadcast(lg)
         self.schedule_bots(lg)
+        if not lg.bots_to_move() and self.storage.shared:
+            self._background(asyncio.to_thread(self.storage.release_lease, lg.id, self.holder))
         if lg.over:
             self._retire(lg)
+
+    def _background(self, work: Awaitable[Any]) -> None:
+        """Run ``work`` without waiting for it (kept referenced until it is done)."""
+        task = asyncio.ensure_future(work)
+        self._chores.add(task)
+        task.add_done_callback(self._chores.discard)
+
+    async def _sweep_loop(self) -> None:
+        """Take over the bots of games whose thinker died (their lease expired)."""
+        while True:
+            await asyncio.sleep(self.sweep_seconds)
+            try:
+                ids = await asyncio.to_thread(self.storage.orphaned_bot_games)
+            except Exception as exc:  # the database is away: try again next round
+                log.warning("bot sweep failed: %s", exc)
+                continue
+            for gid in ids:
+                try:
+                    lg = await self.get(gid)
+                except GameUnavailable:
+                    continue
+                if lg is not None:
+                    await self.refresh(lg)
+                    self.schedule_bots(lg)
 
     def _retire(self, lg: LiveGame) -> None:
         """Keep a finished game in memory only while somebody looks at it, and a few
@@ -575,7 +614,7 @@ class Arena:
 
     async def refresh(self, lg: LiveGame) -> None:
         """Bring ``lg`` up to date with the database (several processes only)."""
-        if self.fanout is None:
+        if self.fanout is None and not self.storage.shared:
             return
         async with lg.lock:
             await self._catch_up(lg)
@@ -628,6 +667,15 @@ class Arena:
         t0 = loop.time()
         again = True
         try:
+            # Exactly one process thinks for a game's bots: the holder of its lease.
+            if not await asyncio.to_thread(
+                self.storage.take_lease, lg.id, self.holder, self.lease_seconds
+            ):
+                again = False  # another process thinks; the sweeper watches it lives
+                return
+            await self.refresh(lg)  # think on the position the database has
+            if seat not in lg.bots_to_move():
+                return
             ply = lg.ply
             text = await self._bot_choice(lg, seat, ply)
             wait = self.bot_delay - (loop.time() - t0)

@@ -47,6 +47,7 @@ from sqlalchemy import (
     select,
     update,
 )
+from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.exc import IntegrityError, OperationalError
 
 log = logging.getLogger("sudoku_arena.server")
@@ -98,6 +99,15 @@ actions_table = Table(
     Column("actor", Integer, nullable=True),  # seat, NULL for chance
     Column("action", String(200), nullable=False),
     Column("at", Float, nullable=False),
+)
+
+
+leases_table = Table(
+    "arena_bot_leases",
+    metadata,
+    Column("game_id", String(32), primary_key=True),
+    Column("holder", String(64), nullable=False),  # the server process thinking
+    Column("expires", Float, nullable=False),  # time.time() after which others may
 )
 
 
@@ -610,6 +620,76 @@ class Storage:
             return [], "missing", None, None
         outcome = None if g.outcome is None else json.loads(g.outcome)
         return [(r.ply, r.actor, r.action) for r in rows], g.status, outcome, g.rematch
+
+    # -- bot leases -----------------------------------------------------------------------
+
+    @property
+    def shared(self) -> bool:
+        """Whether several processes may share this database (PostgreSQL)."""
+        return not self.url.startswith("sqlite")
+
+    def take_lease(self, game_id: str, holder: str, seconds: float) -> bool:
+        """Let ``holder`` think for the bots of ``game_id`` for ``seconds``; ``False``
+        while another live holder has them.
+
+        PostgreSQL decides across processes: the lease row is locked with ``FOR UPDATE
+        SKIP LOCKED``, so of two processes asking at once one gets it and the other is
+        told no at once; an expired lease (its holder died) passes to the asker. SQLite
+        serves one process, whose lease is always granted.
+        """
+        if not self.shared:
+            return True
+        now = time.time()
+        t = leases_table
+        with self.engine.begin() as conn:
+            conn.execute(
+                pg_insert(t)
+                .values(game_id=game_id, holder=holder, expires=now + seconds)
+                .on_conflict_do_nothing(index_elements=["game_id"])
+            )
+            row = conn.execute(
+                select(t.c.holder, t.c.expires)
+                .where(t.c.game_id == game_id)
+                .with_for_update(skip_locked=True)
+            ).first()
+            if row is None:
+                return False  # another process is deciding right now
+            if row.holder != holder and row.expires > now:
+                return False
+            conn.execute(
+                update(t).where(t.c.game_id == game_id).values(holder=holder, expires=now + seconds)
+            )
+            return True
+
+    def release_lease(self, game_id: str, holder: str) -> None:
+        """Give up ``holder``'s lease on ``game_id`` (no bot is due there)."""
+        if not self.shared:
+            return
+        with self.engine.begin() as conn:
+            conn.execute(
+                leases_table.delete().where(
+                    leases_table.c.game_id == game_id, leases_table.c.holder == holder
+                )
+            )
+
+    def orphaned_bot_games(self, limit: int = 50) -> list[str]:
+        """Active games whose bot is due and whose lease is missing or expired (their
+        thinker died, or nobody holds them): another process should take them over."""
+        now = time.time()
+        g, t = games_table, leases_table
+        q = (
+            select(g.c.id)
+            .select_from(g.outerjoin(t, t.c.game_id == g.c.id))
+            .where(
+                g.c.status == "active",
+                g.c.bot_to_move.is_(True),
+                or_(t.c.game_id.is_(None), t.c.expires < now),
+            )
+            .order_by(g.c.updated)
+            .limit(limit)
+        )
+        with self.engine.connect() as conn:
+            return [r.id for r in conn.execute(q)]
 
     def client_seeds(self, game_id: str) -> list[dict[str, Any]]:
         """The client seeds stored for ``game_id`` (``[]`` if none or unknown)."""
