@@ -283,3 +283,19 @@ def test_one_process_thinks_for_a_bot_and_another_takes_over_when_it_dies(
         await b.stop()
 
     asyncio.run(run())
+
+
+def test_migrations_build_exactly_the_schema_the_code_uses(db_url: str) -> None:
+    from alembic.autogenerate import compare_metadata
+    from alembic.runtime.migration import MigrationContext
+
+    from sudoku_arena.server import migrations
+    from sudoku_arena.server.storage import metadata
+
+    storage = Storage(db_url)  # upgrades an empty database from nothing
+    assert migrations.current(storage.engine) == "0002"
+    with storage.engine.connect() as conn:
+        diff = compare_metadata(MigrationContext.configure(conn), metadata)
+    assert diff == []
+    Storage(db_url).close()  # opening again changes nothing
+    storage.close()

@@ -42,13 +42,14 @@ from sqlalchemy import (
     Text,
     create_engine,
     event,
-    inspect,
     or_,
     select,
     update,
 )
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.exc import IntegrityError, OperationalError
+
+from sudoku_arena.server import migrations
 
 log = logging.getLogger("sudoku_arena.server")
 
@@ -249,8 +250,7 @@ class Storage:
     def __init__(self, url: str, *, max_batch: int = 1000) -> None:
         self.url = normalise_url(url)
         self.engine = make_engine(self.url)
-        metadata.create_all(self.engine)
-        _add_missing_columns(self.engine)
+        migrations.upgrade(self.engine)
         self._max_batch = max_batch
         self._queue: queue.SimpleQueue[tuple[Op, Done] | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
@@ -771,14 +771,3 @@ def _game_row(m: Any) -> GameRow:
         bot_to_move=m["bot_to_move"],
         problem=m["problem"],
     )
-
-
-def _add_missing_columns(engine: Engine) -> None:
-    """Add the columns this version introduced to a database made by an older one
-    (nullable columns only, so old rows stay valid)."""
-    have = {c["name"] for c in inspect(engine).get_columns(games_table.name)}
-    with engine.begin() as conn:
-        for col in games_table.columns:
-            if col.name not in have and col.nullable:
-                kind = col.type.compile(dialect=engine.dialect)
-                conn.exec_driver_sql(f"ALTER TABLE {games_table.name} ADD COLUMN {col.name} {kind}")
