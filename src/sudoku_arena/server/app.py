@@ -26,8 +26,27 @@ from sudoku_arena.server.arena import BOT, HUMAN, Arena, SeatSpec
 from sudoku_arena.server.bots import BotRunner
 from sudoku_arena.server.fanout import RedisFanout
 from sudoku_arena.server.live import ActionRefused, GameUnavailable, LiveGame
+from sudoku_arena.server.models import (
+    ActionRequest,
+    ActResponse,
+    ClientSeedRequest,
+    ClientSeedResponse,
+    CreateMatchRequest,
+    CreateMatchResponse,
+    ErrorResponse,
+    MatchInfo,
+    MatchSummary,
+    RecordResponse,
+    RematchRequest,
+    RematchResponse,
+    ReplayResponse,
+    RulesResponse,
+    SeatLink,
+    SeatRequest,
+    StateResponse,
+)
 from sudoku_arena.server.pages import games_json, rules_markdown, rules_page, web_file
-from sudoku_arena.server.sockets import MAX_ACTION, MAX_TOKENS, serve_socket
+from sudoku_arena.server.sockets import serve_socket
 from sudoku_arena.server.storage import Storage
 
 log = logging.getLogger("sudoku_arena.server")
@@ -68,6 +87,12 @@ _STATUS_OF = {
     "bad_seat": 422,
     "not_over": 409,
     "unavailable": 503,
+}
+
+
+#: Documented error answers (the project's error shape).
+_ERRORS: dict[int | str, dict[str, Any]] = {
+    code: {"model": ErrorResponse} for code in (400, 403, 404, 409, 422, 503)
 }
 
 
@@ -225,8 +250,18 @@ def create_app(config: ServerConfig | None = None, *, arena: Arena | None = None
 
     @app.exception_handler(RequestValidationError)
     async def _validation(_req: Request, exc: RequestValidationError) -> JSONResponse:
+        errors = exc.errors()
+        kinds = {(e.get("type"), tuple(e.get("loc", ()))) for e in errors}
+        if any(t == "json_invalid" for t, _ in kinds):
+            return JSONResponse(
+                error_body("bad_json", "the request body is not valid JSON"), status_code=400
+            )
+        if any(loc == ("body",) for _, loc in kinds):
+            return JSONResponse(
+                error_body("bad_json", "the request body must be a JSON object"), status_code=400
+            )
         parts = []
-        for e in exc.errors()[:5]:
+        for e in errors[:5]:
             where = ".".join(str(x) for x in e.get("loc", ()) if x != "body")
             parts.append(f"{where or 'body'}: {e.get('msg', 'invalid')}")
         return JSONResponse(error_body("bad_request", "; ".join(parts)), status_code=400)
@@ -279,11 +314,11 @@ def create_app(config: ServerConfig | None = None, *, arena: Arena | None = None
         """Every registered game with its options and bot names."""
         return games_json()
 
-    @app.get("/api/games/{game}/rules")
-    async def game_rules(game: str) -> dict[str, Any]:
+    @app.get("/api/games/{game}/rules", responses=_ERRORS)
+    async def game_rules(game: str) -> RulesResponse:
         """The game's rules as implemented (Markdown)."""
         spec = spec_of(game)
-        return {"game": spec.id, "markdown": rules_markdown(spec.id)}
+        return RulesResponse(game=spec.id, markdown=rules_markdown(spec.id))
 
     # -- API: matches ------------------------------------------------------------------------
 
@@ -296,16 +331,14 @@ def create_app(config: ServerConfig | None = None, *, arena: Arena | None = None
             raise ApiError(404, "not_found", f"there is no game {game_id!r}")
         return lg
 
-    @app.post("/api/matches", status_code=201)
-    async def create_match(request: Request) -> dict[str, Any]:
-        """Start a game: ``{"game", "params", "seats": [{"kind", "agent", "name",
-        "client_seed"}], "mode": "invite"|"hotseat"}``. Answers the human seats' secret
-        tokens once, and the commitment to the game's chance secret.
+    @app.post("/api/matches", status_code=201, responses=_ERRORS)
+    async def create_match(body: CreateMatchRequest) -> CreateMatchResponse:
+        """Start a game. Answers the human seats' secret tokens once, and the
+        commitment to the game's chance secret.
 
         A ``seed`` is refused: chance in an online game comes from a secret nobody at
         the table may know or choose (``client_seed`` lets a seat add to it)."""
-        body = await _json_body(request)
-        if "seed" in body:
+        if "seed" in body.model_fields_set:
             raise ApiError(
                 400,
                 "seed_refused",
@@ -315,83 +348,70 @@ def create_app(config: ServerConfig | None = None, *, arena: Arena | None = None
                 "(sudoku-arena play --seed N) or the library. A seat may add randomness "
                 "of its own with seats[i].client_seed.",
             )
-        game = body.get("game")
-        if not isinstance(game, str):
-            raise ApiError(400, "bad_request", "game: give a game id such as tic-tac-sudoku")
-        params = body.get("params") or {}
-        if not isinstance(params, dict) or not all(
-            isinstance(v, str | int | bool) or v is None for v in params.values()
-        ):
-            raise ApiError(400, "bad_request", "params: an object of simple values")
-        seats_in = body.get("seats")
+        params: dict[str, Any] = dict(body.params)
+        seats_in = body.seats
         if seats_in is None:
-            n = params.get("players", spec_of(game).min_players)
-            seats_in = [{"kind": HUMAN}] * int(n) if isinstance(n, int | str) else []
-        if not isinstance(seats_in, list) or not 1 <= len(seats_in) <= 8:
-            raise ApiError(400, "bad_request", "seats: a list with one entry per seat")
+            n = params.get("players", spec_of(body.game).min_players)
+            try:
+                count = int(n) if isinstance(n, int | str) and not isinstance(n, bool) else 0
+            except ValueError:
+                count = 0
+            seats_in = [SeatRequest()] * count
         seats: list[SeatSpec] = []
         client_seeds: dict[int, str] = {}
         for i, s in enumerate(seats_in):
-            if not isinstance(s, dict):
-                raise ApiError(400, "bad_request", f"seats[{i}]: an object with kind")
-            kind, agent, name = s.get("kind", HUMAN), s.get("agent"), s.get("name")
-            if kind not in (HUMAN, BOT):
-                raise ApiError(400, "bad_request", f"seats[{i}].kind: human or bot")
-            if kind == BOT and not isinstance(agent, str):
-                raise ApiError(400, "bad_request", f"seats[{i}].agent: a bot's agent name")
-            if name is not None and not isinstance(name, str):
-                raise ApiError(400, "bad_request", f"seats[{i}].name: text")
-            client_seed = s.get("client_seed")
-            if client_seed is not None:
-                if kind != HUMAN or not isinstance(client_seed, str):
+            if s.kind == BOT and s.agent is None:
+                raise ApiError(400, "bad_request", f"seats.{i}.agent: a bot's agent name")
+            if s.client_seed is not None:
+                if s.kind != HUMAN:
                     raise ApiError(
-                        400, "bad_request", f"seats[{i}].client_seed: text, for a human seat"
+                        400, "bad_request", f"seats.{i}.client_seed: for a human seat only"
                     )
-                client_seeds[i] = client_seed
-            seats.append(SeatSpec(kind, agent, name))
-        mode = body.get("mode", "invite")
+                client_seeds[i] = s.client_seed
+            seats.append(SeatSpec(s.kind, s.agent, s.name))
         lg, tokens = await the_arena().create(
-            game, params, seats, mode=str(mode), client_seeds=client_seeds
+            body.game, params, seats, mode=body.mode, client_seeds=client_seeds
         )
-        return {
-            "id": lg.id,
-            "game": lg.info(),
-            "seats": [
-                {
-                    "seat": s.seat,
-                    "kind": s.kind,
-                    "name": s.name,
-                    "token": tokens.get(s.seat),
-                    "url": f"/play/{lg.id}#t={tokens[s.seat]}" if s.seat in tokens else None,
-                }
+        return CreateMatchResponse(
+            id=lg.id,
+            game=MatchInfo.model_validate(lg.info()),
+            seats=[
+                SeatLink(
+                    seat=s.seat,
+                    kind=s.kind,
+                    name=s.name,
+                    token=tokens.get(s.seat),
+                    url=f"/play/{lg.id}#t={tokens[s.seat]}" if s.seat in tokens else None,
+                )
                 for s in lg.seats
             ],
-            "hotseat_url": f"/play/{lg.id}#t=" + ".".join(tokens[k] for k in sorted(tokens)),
-            "watch_url": f"/play/{lg.id}",
-        }
+            hotseat_url=f"/play/{lg.id}#t=" + ".".join(tokens[k] for k in sorted(tokens)),
+            watch_url=f"/play/{lg.id}",
+        )
 
     @app.get("/api/matches")
-    async def recent_matches(limit: int = 20) -> list[dict[str, Any]]:
+    async def recent_matches(limit: int = 20) -> list[MatchSummary]:
         """Recently active games (public facts only), for the home page."""
         import asyncio
 
         rows = await asyncio.to_thread(the_arena().storage.recent_games, max(1, min(limit, 100)))
         return [
-            {
-                "id": r.id,
-                "game": r.game,
-                "players": r.players,
-                "status": r.status,
-                "outcome": r.outcome,
-                "created": r.created,
-                "updated": r.updated,
-            }
+            MatchSummary(
+                id=r.id,
+                game=r.game,
+                players=r.players,
+                status=r.status,
+                outcome=r.outcome,
+                created=r.created,
+                updated=r.updated,
+            )
             for r in rows
         ]
 
-    @app.get("/api/matches/{game_id}")
-    async def match_info(game_id: str) -> dict[str, Any]:
-        return (await get_game(game_id)).info()
+    @app.get("/api/matches/{game_id}", responses=_ERRORS)
+    async def match_info(game_id: str) -> MatchInfo:
+        """Public facts about a game, its chance commitment included."""
+        return MatchInfo.model_validate((await get_game(game_id)).info())
 
     def seat_of(lg: LiveGame, token: object) -> int:
         if not isinstance(token, str) or not 0 < len(token) <= 100:
@@ -405,65 +425,58 @@ def create_app(config: ServerConfig | None = None, *, arena: Arena | None = None
         auth = request.headers.get("authorization", "")
         return auth[7:].strip() if auth.lower().startswith("bearer ") else None
 
-    @app.get("/api/matches/{game_id}/state")
-    async def match_state(game_id: str, request: Request) -> dict[str, Any]:
+    @app.get("/api/matches/{game_id}/state", responses=_ERRORS)
+    async def match_state(game_id: str, request: Request) -> StateResponse:
         """The position as a seat sees it (``Authorization: Bearer <token>``) or as a
         spectator (no token): view, log, SVG."""
         lg = await get_game(game_id)
         token = bearer(request)
         observer = None if token is None else seat_of(lg, token)
         await the_arena().refresh(lg)
-        return _split_state(lg.state_message(observer, 0))
+        return StateResponse.model_validate(_split_state(lg.state_message(observer, 0)))
 
-    @app.post("/api/matches/{game_id}/actions")
-    async def match_act(game_id: str, request: Request) -> dict[str, Any]:
-        """Act: ``{"token", "ply", "action"}`` (the token names the seat)."""
+    @app.post("/api/matches/{game_id}/actions", responses=_ERRORS)
+    async def match_act(game_id: str, body: ActionRequest) -> ActResponse:
+        """Act for the seat the token names, at the ply the action was made at."""
         lg = await get_game(game_id)
-        body = await _json_body(request)
-        seat = seat_of(lg, body.get("token"))
-        ply, action = body.get("ply"), body.get("action")
-        if isinstance(ply, bool) or not isinstance(ply, int):
-            raise ApiError(400, "bad_request", "ply: the ply the action was made at")
-        if not isinstance(action, str) or not 0 < len(action) <= MAX_ACTION:
-            raise ApiError(400, "bad_request", "action: the action in the game's notation")
-        start, nxt = await the_arena().act(lg, seat, ply, action)
-        return {"ply": start, "next_ply": nxt, "status": lg.status, "outcome": lg.outcome}
+        seat = seat_of(lg, body.token)
+        start, nxt = await the_arena().act(lg, seat, body.ply, body.action)
+        return ActResponse(ply=start, next_ply=nxt, status=lg.status, outcome=lg.outcome)
 
-    @app.post("/api/matches/{game_id}/rematch")
-    async def match_rematch(game_id: str, request: Request) -> dict[str, Any]:
-        """The rematch of a finished game (``{"token"}`` of a seat of it)."""
+    @app.post("/api/matches/{game_id}/rematch", responses=_ERRORS)
+    async def match_rematch(game_id: str, body: RematchRequest) -> RematchResponse:
+        """The rematch of a finished game (the token of a seat of it, or the tokens
+        of every seat a hot-seat device holds); created once however often asked."""
         lg = await get_game(game_id)
-        body = await _json_body(request)
-        tokens = body.get("tokens") or [body.get("token")]
-        if not isinstance(tokens, list) or not 0 < len(tokens) <= MAX_TOKENS:
-            raise ApiError(400, "bad_request", "tokens: the seats' tokens")
+        tokens = body.all_tokens()
+        if not tokens:
+            raise ApiError(400, "bad_request", "token: a seat's token (or tokens: several)")
         for t in tokens:
             seat_of(lg, t)
         new = await the_arena().rematch(lg)
-        return {"id": new.id, "url": f"/play/{new.id}#t=" + ".".join(str(t) for t in tokens)}
+        return RematchResponse(id=new.id, url=f"/play/{new.id}#t=" + ".".join(tokens))
 
-    @app.post("/api/matches/{game_id}/client-seed")
-    async def match_client_seed(game_id: str, request: Request) -> dict[str, Any]:
-        """Add a seat's own randomness to chance: ``{"token", "client_seed"}``.
+    @app.post("/api/matches/{game_id}/client-seed", responses=_ERRORS)
+    async def match_client_seed(game_id: str, body: ClientSeedRequest) -> ClientSeedResponse:
+        """Add a seat's own randomness to chance (once per seat).
 
-        Once per seat; it is mixed into every chance draw from the next ply on, and the
-        finished record lists it so anybody can check the draws."""
+        It is mixed into every chance draw from the next ply on, and the finished
+        record lists it so anybody can check the draws."""
         lg = await get_game(game_id)
-        body = await _json_body(request)
-        seat = seat_of(lg, body.get("token"))
-        given = await the_arena().add_client_seed(lg, seat, body.get("client_seed"))
-        return {"seat": seat, "client_seed": given.seed, "from_ply": given.ply}
+        seat = seat_of(lg, body.token)
+        given = await the_arena().add_client_seed(lg, seat, body.client_seed)
+        return ClientSeedResponse(seat=seat, client_seed=given.seed, from_ply=given.ply)
 
-    @app.get("/api/matches/{game_id}/record")
-    async def match_record(game_id: str) -> dict[str, Any]:
-        """The game record (JSON). Once the game is over: complete, with the chance
-        secret revealed (``sudoku-arena replay --verify`` checks every draw). While it
-        runs: the public record, with the commitment and no secret draw."""
+    @app.get("/api/matches/{game_id}/record", responses=_ERRORS)
+    async def match_record(game_id: str) -> RecordResponse:
+        """The game record. Once the game is over: complete, with the chance secret
+        revealed (``sudoku-arena replay --verify`` checks every draw). While it runs:
+        the public record, with the commitment and no secret draw."""
         lg = await get_game(game_id)
-        return lg.record_json()
+        return RecordResponse.model_validate(lg.record_json())
 
-    @app.get("/api/matches/{game_id}/replay/{ply}")
-    async def match_replay(game_id: str, ply: int) -> dict[str, Any]:
+    @app.get("/api/matches/{game_id}/replay/{ply}", responses=_ERRORS)
+    async def match_replay(game_id: str, ply: int) -> ReplayResponse:
         """A finished game after ``ply`` actions, as a spectator sees it, with its SVG."""
         lg = await get_game(game_id)
         if not lg.over:
@@ -471,26 +484,15 @@ def create_app(config: ServerConfig | None = None, *, arena: Arena | None = None
         if not 0 <= ply <= lg.ply:
             raise ApiError(404, "not_found", f"ply {ply} is out of range; allowed: 0 to {lg.ply}")
         view = lg.game.view(lg.states[ply], None)
-        return {
-            "ply": ply,
-            "total": lg.ply,
-            "action": None if ply == 0 else lg.log[ply - 1].action,
-            "actor": None if ply == 0 else lg.log[ply - 1].actor,
-            "view": view,
-            "svg": lg.game.render_svg(view),
-        }
+        return ReplayResponse(
+            ply=ply,
+            total=lg.ply,
+            action=None if ply == 0 else lg.log[ply - 1].action,
+            actor=None if ply == 0 else lg.log[ply - 1].actor,
+            view=view,
+            svg=lg.game.render_svg(view),
+        )
 
     app.add_middleware(GZipMiddleware, minimum_size=2048)
     app.add_middleware(BodyLimit, limit=cfg.max_body)
     return app
-
-
-async def _json_body(request: Request) -> dict[str, Any]:
-    raw = await request.body()
-    try:
-        data = json.loads(raw or b"{}")
-    except ValueError:
-        raise ApiError(400, "bad_json", "the request body is not valid JSON") from None
-    if not isinstance(data, dict):
-        raise ApiError(400, "bad_json", "the request body must be a JSON object")
-    return data

@@ -33,9 +33,7 @@ from starlette.types import Receive, Scope, Send
 
 from sudoku_arena.server.arena import Arena, Client
 from sudoku_arena.server.live import ActionRefused, GameUnavailable, LiveGame
-
-MAX_TOKENS = 8
-MAX_ACTION = 200
+from sudoku_arena.server.models import MAX_ACTION, MAX_TOKENS
 
 
 def ws_error(code: str, message: str, msg_id: Any = None) -> str:

@@ -1,0 +1,233 @@
+"""The JSON API's request and response bodies, as Pydantic models.
+
+FastAPI validates every request against these (a refusal keeps the project's error
+shape: ``{"error": {"code": "bad_request", "message": "seats.0.kind: ..."}}``) and
+documents them at ``/api/docs``. Views, boards' options and records hold game-specific
+JSON, which the engines define; they are typed here as JSON objects.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
+
+from sudoku_arena.core.fairness import MAX_CLIENT_SEED
+
+#: The longest action text accepted (notation is short; this bounds garbage).
+MAX_ACTION = 200
+#: The most seat tokens one request may carry (a hot-seat game's seats).
+MAX_TOKENS = 8
+
+JsonObject = dict[str, Any]
+ParamValue = str | int | bool | None
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+# -- requests ---------------------------------------------------------------------------------
+
+
+class SeatRequest(_Strict):
+    kind: Literal["human", "bot"] = "human"
+    agent: str | None = Field(
+        default=None, max_length=64, description="a bot's agent name: random, greedy, easy, ..."
+    )
+    name: str | None = Field(default=None, max_length=64, description="the name shown for the seat")
+    client_seed: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=MAX_CLIENT_SEED,
+        description="text of this seat's own mixed into every chance draw (human seats)",
+    )
+
+
+class CreateMatchRequest(_Strict):
+    game: str = Field(max_length=64, description="a game id such as tic-tac-sudoku")
+    params: dict[str, ParamValue] = Field(default_factory=dict)
+    seats: list[SeatRequest] | None = Field(
+        default=None, min_length=1, max_length=8, description="one entry per seat (default: people)"
+    )
+    mode: Literal["invite", "hotseat"] = "invite"
+    seed: Any = Field(
+        default=None,
+        description="refused: online chance comes from a secret the server commits to",
+    )
+
+
+class ActionRequest(_Strict):
+    token: str = Field(min_length=1, max_length=100, description="the acting seat's token")
+    ply: StrictInt = Field(description="the ply the action was made at")
+    action: str = Field(min_length=1, max_length=MAX_ACTION, description="in the game's notation")
+
+
+class RematchRequest(_Strict):
+    token: str | None = Field(default=None, min_length=1, max_length=100)
+    tokens: list[str] | None = Field(default=None, min_length=1, max_length=MAX_TOKENS)
+
+    def all_tokens(self) -> list[str]:
+        return list(self.tokens) if self.tokens else [self.token] if self.token else []
+
+
+class ClientSeedRequest(_Strict):
+    token: str = Field(min_length=1, max_length=100)
+    client_seed: str = Field(min_length=1, max_length=MAX_CLIENT_SEED)
+
+
+# -- responses --------------------------------------------------------------------------------
+
+
+class ErrorDetail(BaseModel):
+    code: str
+    message: str
+
+
+class ErrorResponse(BaseModel):
+    error: ErrorDetail
+
+
+class SeatInfo(BaseModel):
+    seat: int
+    kind: str
+    agent: str | None
+    name: str
+
+
+class ClientSeedInfo(BaseModel):
+    seat: int
+    seed: str
+    ply: int
+
+
+class MatchInfo(BaseModel):
+    """Public facts about a game (no token, no secret)."""
+
+    id: str
+    game: str
+    name: str
+    version: str
+    params: dict[str, ParamValue]
+    mode: str
+    seats: list[SeatInfo]
+    chance: bool
+    hidden_information: bool
+    simultaneous: bool
+    status: str
+    ply: int
+    outcome: JsonObject | None
+    rematch: str | None
+    rematch_of: str | None
+    created: float
+    commitment: str = Field(description="SHA-256 commitment to the game's chance secret")
+    read_only: str | None
+    client_seeds: list[ClientSeedInfo]
+
+
+class SeatLink(BaseModel):
+    seat: int
+    kind: str
+    name: str
+    token: str | None = Field(description="the seat's secret token, given out once")
+    url: str | None
+
+
+class CreateMatchResponse(BaseModel):
+    id: str
+    game: MatchInfo
+    seats: list[SeatLink]
+    hotseat_url: str
+    watch_url: str
+
+
+class MatchSummary(BaseModel):
+    id: str
+    game: str
+    players: list[str]
+    status: str
+    outcome: JsonObject | None
+    created: float
+    updated: float
+
+
+class LogEntryOut(BaseModel):
+    ply: int
+    actor: int | None
+    action: str
+
+
+class StateResponse(BaseModel):
+    """The position as one observer sees it."""
+
+    type: str
+    game_id: str
+    seat: int | None
+    ply: int
+    status: str
+    outcome: JsonObject | None
+    rematch: str | None
+    log_from: int
+    log: list[LogEntryOut]
+    view: JsonObject
+    svg: str
+
+
+class ActResponse(BaseModel):
+    ply: int
+    next_ply: int
+    status: str
+    outcome: JsonObject | None
+
+
+class RematchResponse(BaseModel):
+    id: str
+    url: str
+
+
+class ClientSeedResponse(BaseModel):
+    seat: int
+    client_seed: str
+    from_ply: int
+
+
+class RecordAction(BaseModel):
+    ply: int
+    actor: int | Literal["chance"]
+    action: str
+
+
+class ChanceInfo(BaseModel):
+    scheme: str
+    match_id: str
+    commitment: str
+    secret: str | None = Field(description="hex; null until the game is over")
+    client_seeds: list[ClientSeedInfo]
+
+
+class RecordResponse(BaseModel):
+    """A game record (see docs/fairness.md); ``sudoku-arena replay --verify`` checks it."""
+
+    format: int
+    game: str
+    game_version: str
+    params: dict[str, ParamValue]
+    seed: int | None
+    players: list[str]
+    actions: list[RecordAction]
+    outcome: JsonObject | None
+    chance: ChanceInfo | None = None
+
+
+class ReplayResponse(BaseModel):
+    ply: int
+    total: int
+    action: str | None
+    actor: int | None
+    view: JsonObject
+    svg: str
+
+
+class RulesResponse(BaseModel):
+    game: str
+    markdown: str | None
