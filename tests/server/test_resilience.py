@@ -264,7 +264,7 @@ def test_one_process_thinks_for_a_bot_and_another_takes_over_when_it_dies(
             await asyncio.sleep(0.02)
         else:
             raise AssertionError("the first process never took the lease")
-        assert not b.storage.take_lease(gid, b.holder, 2.0)
+        assert not b.storage.take_lease(gid, b.holder, 2.0, 0)
         theirs = await b.get(gid)
         assert theirs is not None
         b.schedule_bots(theirs)  # b is asked too, but a holds the lease: b does not think

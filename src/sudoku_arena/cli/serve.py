@@ -31,6 +31,17 @@ def serve(
     bot_delay: Annotated[
         float, typer.Option(min=0.0, help="least seconds a bot takes to move (for people)")
     ] = 0.4,
+    bot_lease: Annotated[
+        float,
+        typer.Option(
+            min=1.0,
+            help="seconds a process may think for a game's bots before another takes over "
+            "(several processes on PostgreSQL)",
+        ),
+    ] = 30.0,
+    idle_minutes: Annotated[
+        float, typer.Option(min=0.1, help="minutes without use before a game leaves memory")
+    ] = 15.0,
     log_level: Annotated[str, typer.Option(help="debug, info, warning or error")] = "info",
 ) -> None:
     """Serve the games in the browser: home page, new-game form, play, watch, replay."""
@@ -45,6 +56,8 @@ def serve(
         channel=channel,
         bot_workers=bot_workers,
         bot_delay=bot_delay,
+        bot_lease=bot_lease,
+        idle_seconds=idle_minutes * 60,
     )
     console.print(f"Sudoku Arena on http://{host}:{port}/  (storage: {database_url})")
     uvicorn.run(

@@ -63,6 +63,8 @@ class ServerConfig:
     bot_delay: float = 0.4
     max_message: int = 4096
     max_body: int = 65536
+    bot_lease: float = 30.0  # seconds a bot lease lasts unrenewed
+    idle_seconds: float = 900.0  # a game unused this long leaves memory
 
 
 class ApiError(Exception):
@@ -205,6 +207,8 @@ def create_app(config: ServerConfig | None = None, *, arena: Arena | None = None
                 fanout=fanout,
                 bots=BotRunner(cfg.bot_workers),
                 bot_delay=cfg.bot_delay,
+                idle_seconds=cfg.idle_seconds,
+                lease_seconds=cfg.bot_lease,
             )
         app.state.arena = arena
         await arena.start()

@@ -549,6 +549,25 @@ class Arena:
         for c in self.clients.get(lg.id, ()):
             c.push_state()
 
+    async def _resync_watched(self) -> None:
+        """Bring every game somebody watches here up to the database.
+
+        The fan-out is a fast path: a process killed between committing a move and
+        publishing it leaves the others behind with nothing to show them the gap. A
+        cheap look at the stored ply counts of the watched games closes it."""
+        watched = [gid for gid in self.clients if gid in self.games]
+        try:
+            stored = await asyncio.to_thread(self.storage.plies, watched)
+        except Exception as exc:  # the database is away: try again next round
+            log.warning("resync failed: %s", exc)
+            return
+        for gid, count in stored.items():
+            lg = self.games.get(gid)
+            if lg is not None and count > lg.ply:
+                await self.refresh(lg)
+                self.broadcast(lg)
+                self.schedule_bots(lg)
+
     def after_move(self, lg: LiveGame) -> None:
         self.broadcast(lg)
         self.schedule_bots(lg)
@@ -564,9 +583,11 @@ class Arena:
         task.add_done_callback(self._chores.discard)
 
     async def _sweep_loop(self) -> None:
-        """Take over the bots of games whose thinker died (their lease expired)."""
+        """Take over the bots of games whose thinker died (their lease expired), and
+        catch up watched games that the fan-out left behind."""
         while True:
             await asyncio.sleep(self.sweep_seconds)
+            await self._resync_watched()
             try:
                 ids = await asyncio.to_thread(self.storage.orphaned_bot_games)
             except Exception as exc:  # the database is away: try again next round
@@ -668,13 +689,13 @@ class Arena:
         again = True
         try:
             # Exactly one process thinks for a game's bots: the holder of its lease.
-            if not await asyncio.to_thread(
-                self.storage.take_lease, lg.id, self.holder, self.lease_seconds
-            ):
-                again = False  # another process thinks; the sweeper watches it lives
-                return
             await self.refresh(lg)  # think on the position the database has
             if seat not in lg.bots_to_move():
+                return
+            if not await asyncio.to_thread(
+                self.storage.take_lease, lg.id, self.holder, self.lease_seconds, lg.ply
+            ):
+                again = False  # another process thinks; the sweeper watches it lives
                 return
             ply = lg.ply
             text = await self._bot_choice(lg, seat, ply)

@@ -42,6 +42,7 @@ from sqlalchemy import (
     Text,
     create_engine,
     event,
+    func,
     or_,
     select,
     update,
@@ -108,6 +109,7 @@ leases_table = Table(
     metadata,
     Column("game_id", String(32), primary_key=True),
     Column("holder", String(64), nullable=False),  # the server process thinking
+    Column("ply", Integer, nullable=False),  # the position it thinks on
     Column("expires", Float, nullable=False),  # time.time() after which others may
 )
 
@@ -628,14 +630,16 @@ class Storage:
         """Whether several processes may share this database (PostgreSQL)."""
         return not self.url.startswith("sqlite")
 
-    def take_lease(self, game_id: str, holder: str, seconds: float) -> bool:
-        """Let ``holder`` think for the bots of ``game_id`` for ``seconds``; ``False``
-        while another live holder has them.
+    def take_lease(self, game_id: str, holder: str, seconds: float, ply: int) -> bool:
+        """Let ``holder`` think for the bots of ``game_id`` at ``ply`` for ``seconds``;
+        ``False`` while another live holder thinks on that position.
 
         PostgreSQL decides across processes: the lease row is locked with ``FOR UPDATE
         SKIP LOCKED``, so of two processes asking at once one gets it and the other is
-        told no at once; an expired lease (its holder died) passes to the asker. SQLite
-        serves one process, whose lease is always granted.
+        told no at once. A lease passes to the asker when it expired (its holder died)
+        or was taken for an earlier ply (that position is gone, so its holder's move
+        would be refused as stale anyway). SQLite serves one process, whose lease is
+        always granted.
         """
         if not self.shared:
             return True
@@ -644,20 +648,22 @@ class Storage:
         with self.engine.begin() as conn:
             conn.execute(
                 pg_insert(t)
-                .values(game_id=game_id, holder=holder, expires=now + seconds)
+                .values(game_id=game_id, holder=holder, ply=ply, expires=now + seconds)
                 .on_conflict_do_nothing(index_elements=["game_id"])
             )
             row = conn.execute(
-                select(t.c.holder, t.c.expires)
+                select(t.c.holder, t.c.ply, t.c.expires)
                 .where(t.c.game_id == game_id)
                 .with_for_update(skip_locked=True)
             ).first()
             if row is None:
                 return False  # another process is deciding right now
-            if row.holder != holder and row.expires > now:
+            if row.holder != holder and row.expires > now and row.ply >= ply:
                 return False
             conn.execute(
-                update(t).where(t.c.game_id == game_id).values(holder=holder, expires=now + seconds)
+                update(t)
+                .where(t.c.game_id == game_id)
+                .values(holder=holder, ply=ply, expires=now + seconds)
             )
             return True
 
@@ -690,6 +696,19 @@ class Storage:
         )
         with self.engine.connect() as conn:
             return [r.id for r in conn.execute(q)]
+
+    def plies(self, game_ids: Sequence[str]) -> dict[str, int]:
+        """How many actions each of ``game_ids`` has stored (games without any: absent)."""
+        if not game_ids:
+            return {}
+        a = actions_table
+        q = (
+            select(a.c.game_id, func.max(a.c.ply))
+            .where(a.c.game_id.in_(list(game_ids)))
+            .group_by(a.c.game_id)
+        )
+        with self.engine.connect() as conn:
+            return {gid: int(top) + 1 for gid, top in conn.execute(q)}
 
     def client_seeds(self, game_id: str) -> list[dict[str, Any]]:
         """The client seeds stored for ``game_id`` (``[]`` if none or unknown)."""

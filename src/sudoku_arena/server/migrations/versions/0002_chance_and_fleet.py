@@ -24,6 +24,7 @@ def upgrade() -> None:
         "arena_bot_leases",
         sa.Column("game_id", sa.String(32), primary_key=True),
         sa.Column("holder", sa.String(64), nullable=False),
+        sa.Column("ply", sa.Integer, nullable=False),
         sa.Column("expires", sa.Float, nullable=False),
     )
 
