@@ -402,22 +402,22 @@ def _percentile(sorted_values: list[float], q: float) -> float:
     return sorted_values[k]
 
 
-def _start_server(port: int, db_dir: str, redis_url: str | None) -> subprocess.Popen[bytes]:
+REFERENCE = os.path.join(
+    os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "benchmarks", "reference_server.py"
+)
+
+
+def _start_server(
+    port: int, db_dir: str, redis_url: str | None, reference: bool = False
+) -> subprocess.Popen[bytes]:
     exe = shutil.which("sudoku-arena") or os.path.join(
         os.path.dirname(sys.executable), "sudoku-arena"
     )
-    cmd = [
-        exe,
-        "serve",
-        "--port",
-        str(port),
-        "--database-url",
-        f"sqlite:///{db_dir}/load.sqlite3",
-        "--bot-workers",
-        "0",
-        "--log-level",
-        "warning",
-    ]
+    db = f"sqlite:///{db_dir}/load.sqlite3"
+    cmd = [exe, "serve", "--port", str(port), "--database-url", db]
+    cmd += ["--bot-workers", "0", "--log-level", "warning"]
+    if reference:  # the bare server: same I/O and group commit, no engine
+        cmd = [sys.executable, REFERENCE, "--port", str(port), "--database-url", db]
     if redis_url:
         cmd += ["--redis-url", redis_url, "--channel", f"arena-load-{os.getpid()}"]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
@@ -449,6 +449,12 @@ def main() -> None:
         "--redis-url for their fan-out)",
     )
     ap.add_argument("--redis-url", default=None, help="with --serve: Redis for the fan-out")
+    ap.add_argument(
+        "--reference",
+        action="store_true",
+        help="with --serve: start the bare reference server (benchmarks/reference_server.py) "
+        "instead of sudoku-arena serve",
+    )
     ap.add_argument("--clients", type=int, default=100, help="WebSocket clients (even)")
     ap.add_argument("--procs", type=int, default=2, help="client processes")
     ap.add_argument("--game", default="tic-tac-sudoku", help="game id")
@@ -482,7 +488,7 @@ def main() -> None:
         urls = []
         for _ in range(args.servers):
             port = _free_port()
-            servers.append(_start_server(port, tmp, args.redis_url))
+            servers.append(_start_server(port, tmp, args.redis_url, args.reference))
             urls.append(f"http://127.0.0.1:{port}")
     try:
         pairs = args.clients // 2
@@ -525,6 +531,7 @@ def main() -> None:
     figures = {
         "clients": pairs * 2,
         "servers": len(urls),
+        "reference": args.reference,
         "game": args.game,
         "boards": args.boards,
         "think_ms": args.think,

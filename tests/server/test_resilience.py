@@ -299,3 +299,37 @@ def test_migrations_build_exactly_the_schema_the_code_uses(db_url: str) -> None:
     assert diff == []
     Storage(db_url).close()  # opening again changes nothing
     storage.close()
+
+
+def test_processes_catch_up_from_the_database_without_the_fan_out(pg_url: str) -> None:
+    """Redis down (here: no fan-out at all): a move stored by one process reaches the
+    players watching on another within a few rounds of its resync."""
+
+    async def run() -> None:
+        a, b = _arena(pg_url, lease_seconds=1.0), _arena(pg_url, lease_seconds=1.0)
+        await a.start()
+        await b.start()
+        lg, _ = await a.create("tic-tac-sudoku", {}, [SeatSpec("human")] * 2)
+        theirs = await b.get(lg.id)
+        assert theirs is not None
+        seen: list[str] = []
+
+        async def keep(text: str) -> None:
+            seen.append(text)
+
+        watcher = Client(keep)
+        watcher.start()
+        b.attach(theirs, watcher)
+        await a.act(lg, 0, 0, lg.view(0)["legal"][0])
+        for _ in range(100):
+            if theirs.ply == 1 and any('"ply":1' in t for t in seen):
+                break
+            await asyncio.sleep(0.05)
+        assert theirs.ply == 1 and theirs.log[0].action == lg.log[0].action
+        assert any('"ply":1' in t for t in seen)  # and the watcher was told
+        await watcher.stop()
+        b.detach(watcher)
+        await a.stop()
+        await b.stop()
+
+    asyncio.run(run())
