@@ -419,7 +419,7 @@ class Arena:
         lg = LiveGame(row, game)
         if lg.outcome is not None:  # over before anybody moved (degenerate set-up)
             row.status, row.outcome = "finished", lg.outcome
-        row.bot_to_move = lg.bot_due(lg.state)
+        row.bot_to_move = lg.bot_flag = lg.bot_due(lg.state)
         # A rematch is created only if no other process created it first: the
         # database decides, in the same transaction as the game's row.
         await self.storage.write(CreateGame(row) if rematch_of is None else CreateRematch(row))
@@ -515,11 +515,13 @@ class Arena:
         """
         async with lg.lock:
             pending = lg.prepare(seat, ply, action)
+            due = lg.bot_due(pending.states[-1])
             op = AppendActions(
                 lg.id,
                 [(e.ply, e.actor, e.action) for e in pending.entries],
                 None if pending.outcome is None else pending.outcome.to_json(),
-                bot_to_move=lg.bot_due(pending.states[-1]),
+                # Written only when it changes: most moves leave it as it was.
+                bot_to_move=None if due == lg.bot_flag else due,
             )
             try:
                 await self.storage.write(op)
@@ -534,6 +536,7 @@ class Arena:
                 ) from None
             start = lg.ply
             lg.commit(pending)
+            lg.bot_flag = due
             self.moves += 1
             if self.fanout is not None:
                 self.fanout.publish(
@@ -628,6 +631,7 @@ class Arena:
                     fresh = LiveGame(row)
                     lg.match = fresh.match
                     lg.status, lg.outcome = fresh.status, fresh.outcome
+                    lg.bot_flag = fresh.bot_flag
         if rematch is not None:
             lg.rematch = rematch
         stored = await asyncio.to_thread(self.storage.client_seeds, lg.id)

@@ -83,6 +83,8 @@ class LiveGame:
         self.id = row.id
         self.read_only = read_only
         self.last_used = time.monotonic()
+        #: Whether the database says a bot is to move (``None``: not known).
+        self.bot_flag: bool | None = row.bot_to_move
         self.row = replace(row, actions=[])  # the match below holds them
         self.seats: list[SeatRow] = sorted(row.seats, key=lambda s: s.seat)
         if game is None:
@@ -265,6 +267,7 @@ class LiveGame:
         """Add entries committed elsewhere (another server process); checks each one."""
         self.match.extend([LogEntry(p, a, t) for p, a, t in entries])
         self._forget_position()
+        self.bot_flag = None  # another process wrote it: state it again on the next move
         out = self.match.outcome()
         if out is not None:
             self.status = "finished"
