@@ -55,6 +55,18 @@ def _play_out(c: httpx.Client, made: dict[str, Any], rng: random.Random) -> None
     raise AssertionError("the game did not end")
 
 
+def _verify_with_the_cli(path: Path) -> None:
+    """``sudoku-arena replay --verify`` accepts the one record in ``path``."""
+    cli = subprocess.run(
+        [sys.executable, "-m", "sudoku_arena.cli.main", "replay", "--verify", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert cli.returncode == 0, cli.stderr
+    assert "1 verified, 0 failed" in cli.stdout
+
+
 def test_the_api_refuses_a_client_chosen_seed(server: LiveServer) -> None:
     with server.client() as c:
         r = c.post(
@@ -115,27 +127,13 @@ def test_the_commitment_matches_the_secret_revealed_at_the_end(
     # The downloaded record verifies offline, with the command line, as a user would.
     path = tmp_path / "game.json"
     path.write_text(json.dumps(record))
-    cli = subprocess.run(
-        [sys.executable, "-m", "sudoku_arena.cli.main", "replay", "--verify", str(path)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert cli.returncode == 0, cli.stderr
-    assert "1 verified, 0 failed" in cli.stdout
+    _verify_with_the_cli(path)
 
 
 def test_a_record_downloaded_from_an_online_game_verifies_offline() -> None:
     """The fixture was downloaded from a finished online SuDokuHex game (made by
     ``python scripts/online_record_fixture.py``); no server runs here."""
-    cli = subprocess.run(
-        [sys.executable, "-m", "sudoku_arena.cli.main", "replay", "--verify", str(FIXTURE)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert cli.returncode == 0, cli.stderr
-    assert "1 verified, 0 failed" in cli.stdout
+    _verify_with_the_cli(FIXTURE)
     rec = Record.loads(FIXTURE.read_text())
     assert rec.chance is not None and rec.chance.secret and rec.seed is None
 
@@ -273,10 +271,4 @@ def test_the_same_record_replays_identically_in_library_cli_and_server(tmp_path:
     # CLI
     path = tmp_path / "r.json"
     path.write_text(rec.dumps())
-    cli = subprocess.run(
-        [sys.executable, "-m", "sudoku_arena.cli.main", "replay", "--verify", str(path)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert cli.returncode == 0 and "1 verified" in cli.stdout, cli.stderr
+    _verify_with_the_cli(path)

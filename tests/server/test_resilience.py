@@ -35,6 +35,16 @@ def _sql(url: str, statement: str, **params: Any) -> None:
     engine.dispose()
 
 
+async def _stored_game(url: str) -> str:
+    """A Tic-Tac-Sudoku game between two people, one move in, stored at ``url``."""
+    arena = _arena(url)
+    await arena.start()
+    lg, _ = await arena.create("tic-tac-sudoku", {}, [SeatSpec("human")] * 2)
+    await arena.act(lg, 0, 0, lg.view(0)["legal"][0])
+    await arena.stop()
+    return lg.id
+
+
 def test_a_game_that_no_longer_replays_is_set_aside_and_the_rest_goes_on(
     sqlite_url: str,
 ) -> None:
@@ -78,15 +88,7 @@ def test_the_api_says_a_set_aside_game_is_unavailable(sqlite_url: str) -> None:
 
     from sudoku_arena.server import ServerConfig
 
-    async def setup() -> str:
-        arena = _arena(sqlite_url)
-        await arena.start()
-        lg, _ = await arena.create("tic-tac-sudoku", {}, [SeatSpec("human")] * 2)
-        await arena.act(lg, 0, 0, lg.view(0)["legal"][0])
-        await arena.stop()
-        return lg.id
-
-    gid = asyncio.run(setup())
+    gid = asyncio.run(_stored_game(sqlite_url))
     _sql(sqlite_url, "UPDATE arena_actions SET action='nonsense' WHERE game_id=:g", g=gid)
     config = ServerConfig(database_url=sqlite_url, bot_workers=0, bot_delay=0.0)
     with LiveServer(config) as server:
@@ -98,15 +100,7 @@ def test_the_api_says_a_set_aside_game_is_unavailable(sqlite_url: str) -> None:
 
 
 def test_a_game_of_another_rules_version_opens_read_only(sqlite_url: str) -> None:
-    async def setup() -> str:
-        arena = _arena(sqlite_url)
-        await arena.start()
-        lg, _ = await arena.create("tic-tac-sudoku", {}, [SeatSpec("human")] * 2)
-        await arena.act(lg, 0, 0, lg.view(0)["legal"][0])
-        await arena.stop()
-        return lg.id
-
-    gid = asyncio.run(setup())
+    gid = asyncio.run(_stored_game(sqlite_url))
     _sql(sqlite_url, "UPDATE arena_games SET game_version='0.0.1' WHERE id=:g", g=gid)
 
     async def reopen() -> None:
