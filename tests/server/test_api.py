@@ -23,15 +23,23 @@ def test_games_list_every_registered_game_with_options_and_bots(server: LiveServ
 
 
 def test_pages_and_rules(server: LiveServer) -> None:
+    gid = create(server.url)["id"]
     with server.client() as c:
-        for path in ("/", "/play/abc", "/replay/abc", "/static/arena.js", "/static/arena.css"):
+        for path in (
+            "/",
+            f"/play/{gid}",
+            f"/replay/{gid}",
+            "/static/arena.js",
+            "/static/arena.css",
+        ):
             r = c.get(path)
             assert r.status_code == 200, path
         assert "content-security-policy" in c.get("/").headers
         r = c.get("/rules/tic-tac-sudoku")
         assert r.status_code == 200 and "Tic-Tac-Sudoku" in r.text
-        r = c.get("/rules/no-such-game")
-        assert r.status_code == 404 and r.json()["error"]["code"] == "unknown_game"
+        r = c.get("/rules/no-such-game")  # a person's page: answered with a page
+        assert r.status_code == 404 and "no-such-game" in r.text
+        assert r.headers["content-type"].startswith("text/html")
         assert c.get("/api/games/tic-tac-sudoku/rules").json()["game"] == "tic-tac-sudoku"
 
 

@@ -6,6 +6,7 @@ Errors never carry internals: HTTP errors are ``{"error": {"code", "message"}}``
 
 from __future__ import annotations
 
+import html
 import json
 import logging
 from collections.abc import AsyncIterator
@@ -13,9 +14,12 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
+import swagger_ui_bundle  # type: ignore[import-untyped]  # ships no type hints
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
+from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
+from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -166,6 +170,15 @@ def _page(name: str) -> HTMLResponse:
     return HTMLResponse(web_file(name), headers=_SECURITY_HEADERS)
 
 
+def _message_page(title: str, message: str, status: int) -> HTMLResponse:
+    text = (
+        web_file("notfound.html")
+        .replace("{{title}}", html.escape(title))
+        .replace("{{message}}", html.escape(message))
+    )
+    return HTMLResponse(text, status_code=status, headers=_SECURITY_HEADERS)
+
+
 def _static(name: str, media: str) -> Response:
     return Response(
         web_file(name), media_type=media, headers={"cache-control": "no-cache", **_SECURITY_HEADERS}
@@ -220,11 +233,13 @@ def create_app(config: ServerConfig | None = None, *, arena: Arena | None = None
     app = ArenaApp(
         title="Sudoku Arena",
         lifespan=lifespan,
-        docs_url="/api/docs",
+        docs_url=None,
         redoc_url=None,
         openapi_url="/api/openapi.json",
     )
     app.max_message = cfg.max_message
+    # The Swagger UI shipped by swagger-ui-bundle (4.15) reads OpenAPI 3.0 documents.
+    app.openapi_version = "3.0.3"
 
     def the_arena() -> Arena:
         a: Arena = app.state.arena
@@ -248,7 +263,13 @@ def create_app(config: ServerConfig | None = None, *, arena: Arena | None = None
         return JSONResponse(error_body(code, str(exc)), status_code=422)
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http_error(_req: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def _http_error(req: Request, exc: StarletteHTTPException) -> Response:
+        if not req.url.path.startswith("/api/"):  # a person's page: answer with a page
+            title = "Page not found" if exc.status_code == 404 else "Not available"
+            detail = str(exc.detail)
+            if detail in ("Not Found", "Method Not Allowed"):
+                detail = "There is no page at this address."
+            return _message_page(title, detail, exc.status_code)
         code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
         return JSONResponse(error_body(code, str(exc.detail)), status_code=exc.status_code)
 
@@ -283,21 +304,58 @@ def create_app(config: ServerConfig | None = None, *, arena: Arena | None = None
     async def home() -> HTMLResponse:
         return _page("index.html")
 
+    async def page_for_game(game_id: str, name: str) -> HTMLResponse:
+        """The page ``name`` for a game that exists; a clear page otherwise."""
+        try:
+            found = await the_arena().get(game_id)
+        except GameUnavailable as exc:
+            raise StarletteHTTPException(503, exc.reason) from None
+        if found is None:
+            raise StarletteHTTPException(
+                404, f"There is no game {game_id[:40]!r}: the link may be mistyped or cut short."
+            )
+        return _page(name)
+
     @app.get("/play/{game_id}", include_in_schema=False)
     async def play_page(game_id: str) -> HTMLResponse:
-        return _page("play.html")
+        return await page_for_game(game_id, "play.html")
 
     @app.get("/replay/{game_id}", include_in_schema=False)
     async def replay_page(game_id: str) -> HTMLResponse:
-        return _page("replay.html")
+        return await page_for_game(game_id, "replay.html")
 
     @app.get("/rules/{game}", include_in_schema=False)
     async def rules(game: str) -> HTMLResponse:
         try:
             text = rules_page(game)
         except UnknownGameError as exc:
-            raise ApiError(404, "unknown_game", str(exc)) from None
+            raise StarletteHTTPException(404, str(exc)) from None
         return HTMLResponse(text or "", headers=_SECURITY_HEADERS)
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon() -> Response:
+        return Response(
+            web_file("favicon.svg"),
+            media_type="image/svg+xml",
+            headers={"cache-control": "max-age=86400"},
+        )
+
+    # Swagger UI from the installed swagger-ui-bundle package: /api/docs needs no network.
+    app.mount(
+        "/api/docs-assets",
+        StaticFiles(directory=swagger_ui_bundle.swagger_ui_path),
+        name="docs-assets",
+    )
+
+    @app.get("/api/docs", include_in_schema=False)
+    async def api_docs() -> HTMLResponse:
+        return get_swagger_ui_html(
+            openapi_url="/api/openapi.json",
+            title="Sudoku Arena API",
+            swagger_js_url="/api/docs-assets/swagger-ui-bundle.js",
+            swagger_css_url="/api/docs-assets/swagger-ui.css",
+            swagger_favicon_url="/favicon.ico",
+        )
 
     @app.get("/static/arena.js", include_in_schema=False)
     async def script() -> Response:
@@ -472,11 +530,14 @@ def create_app(config: ServerConfig | None = None, *, arena: Arena | None = None
         return ClientSeedResponse(seat=seat, client_seed=given.seed, from_ply=given.ply)
 
     @app.get("/api/matches/{game_id}/record", responses=_ERRORS)
-    async def match_record(game_id: str) -> RecordResponse:
+    async def match_record(game_id: str, response: Response) -> RecordResponse:
         """The game record. Once the game is over: complete, with the chance secret
         revealed (``sudoku-arena replay --verify`` checks every draw). While it runs:
         the public record, with the commitment and no secret draw."""
         lg = await get_game(game_id)
+        # Opened from a link, it downloads as a file instead of showing as text.
+        name = f"{lg.spec.id}-{lg.id}.json"
+        response.headers["content-disposition"] = f'attachment; filename="{name}"'
         return RecordResponse.model_validate(lg.record_json())
 
     @app.get("/api/matches/{game_id}/replay/{ply}", responses=_ERRORS)
