@@ -15,7 +15,7 @@ runner = CliRunner()
 def test_list_shows_every_registered_game() -> None:
     result = runner.invoke(app, ["list"], env={"COLUMNS": "200"})
     assert result.exit_code == 0
-    assert "tic-tac-sudoku" in result.output and "Tic-Tac-Sudoku" in result.output
+    assert "tic-tac-sudoku" in result.output and "Nine tic-tac-toe boards" in result.output
 
 
 def test_selfplay_then_replay_verify(tmp_path: Path) -> None:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import importlib.metadata
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
@@ -19,9 +20,28 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
 console = Console(highlight=False)
 err_console = Console(stderr=True, highlight=False)
+
+
+def _version(show: bool) -> None:
+    if show:
+        console.print(f"sudoku-arena {importlib.metadata.version('sudoku-arena')}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_version, is_eager=True, help="show the version and exit"
+        ),
+    ] = False,
+) -> None:
+    """Play, replay, simulate and check the five Sudoku Arena games."""
 
 
 def fail(message: str, code: int = 2) -> NoReturn:

@@ -8,41 +8,73 @@ from typing import Annotated
 import typer
 from rich.progress import Progress, TaskID
 from rich.table import Table
+from rich.text import Text
 
 from sudoku_arena.cli.app import app, console, fail, game_params
 from sudoku_arena.core.errors import ArenaError
 from sudoku_arena.core.registry import registered_games, spec_of
+from sudoku_arena.core.types import GameSpec
 from sudoku_arena.testing import ConformanceError, check_game
 
 
+def _kind(spec: GameSpec) -> str:
+    facts = (
+        ("dice/draws", spec.chance),
+        ("hidden hands", spec.hidden_information),
+        ("simultaneous", spec.simultaneous),
+    )
+    return ", ".join(k for k, on in facts if on) or "-"
+
+
+def _players(spec: GameSpec) -> str:
+    if spec.min_players == spec.max_players:
+        return str(spec.min_players)
+    return f"{spec.min_players}-{spec.max_players}"
+
+
 @app.command("list")
-def list_games() -> None:
-    """List the games with their player counts, options and a short summary."""
-    table = Table(title="Sudoku Arena games", show_lines=True)
-    table.add_column("id", no_wrap=True)
-    table.add_column("name", no_wrap=True)
-    for col in ("players", "kind", "options", "summary"):
-        table.add_column(col, overflow="fold")
+def list_games(
+    game: Annotated[
+        str | None, typer.Argument(help="a game id: show its options and what it is")
+    ] = None,
+) -> None:
+    """List the games (one line each), or show one game's options."""
+    if game is not None:
+        _show_game(game)
+        return
+    table = Table(box=None, pad_edge=False, header_style="bold")
+    width = max(len(spec.id) for spec in registered_games())
+    table.add_column("game", no_wrap=True, min_width=width)
+    table.add_column("players", no_wrap=True, min_width=7)
+    table.add_column("what it is", no_wrap=True, overflow="ellipsis", ratio=1)
     for spec in registered_games():
-        kind = ", ".join(
-            k
-            for k, on in (
-                ("dice/draws", spec.chance),
-                ("hidden hands", spec.hidden_information),
-                ("simultaneous", spec.simultaneous),
-            )
-            if on
-        )
-        players = (
-            str(spec.min_players)
-            if spec.min_players == spec.max_players
-            else f"{spec.min_players}-{spec.max_players}"
-        )
-        options = ", ".join(p.name for p in spec.params if p.name != "players")
-        table.add_row(
-            spec.id, f"{spec.name} {spec.version}", players, kind or "-", options, spec.summary
-        )
+        table.add_row(spec.id, _players(spec), spec.summary)
     console.print(table)
+    console.print("Options and details of one game: sudoku-arena list GAME", style="dim")
+
+
+def _show_game(game_id: str) -> None:
+    try:
+        spec = spec_of(game_id)
+    except ArenaError as exc:
+        fail(str(exc))
+    console.print(Text(f"{spec.name} ({spec.id}), version {spec.version}", style="bold"))
+    console.print(Text(f"players {_players(spec)}; {_kind(spec)}"))
+    console.print(Text(spec.summary))
+    table = Table(box=None, pad_edge=False, header_style="bold", title_justify="left")
+    table.add_column("option", no_wrap=True)
+    table.add_column("default", no_wrap=True, overflow="ellipsis", max_width=12)
+    table.add_column("meaning")
+    for p in spec.params:
+        default = "generated" if p.generate is not None else str(p.default)
+        table.add_row(p.name, default, p.help)
+    console.print()
+    console.print(table)
+    console.print(
+        Text(
+            f"Set options with --param NAME=VALUE; rules: sudoku-arena serve, then /rules/{spec.id}"
+        )
+    )
 
 
 def _advance(progress: Progress, task: TaskID, done: int) -> None:

@@ -13,7 +13,7 @@ from sudoku_arena.cli.app import app, console
 @app.command()
 def serve(
     host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="port to listen on")] = 8000,
+    port: Annotated[int, typer.Option(min=1, max=65535, help="port to listen on (1-65535)")] = 8000,
     database_url: Annotated[
         str,
         typer.Option(help="SQLAlchemy URL: sqlite:///FILE (default) or postgresql://user@host/db"),
