@@ -120,3 +120,31 @@ def test_seat_rows_and_the_secret_never_leave_the_server(server: LiveServer) -> 
     assert "token_hash" not in text and '"seed"' not in text
     watcher.close()
     seat.close()
+
+
+def test_a_shared_screen_never_lists_a_draw_for_the_next_player(server: LiveServer) -> None:
+    """Hot seat: one device holds both seats and is passed between the players, so its
+    move list shows draws only as everybody may read them (never ``draw 5``)."""
+    made = create(server.url, game="sudokuhex", mode="hotseat")
+    tokens = [s["token"] for s in made["seats"]]
+    device = Player(server.ws_url, made["id"], tokens)
+    rng = random.Random(4)
+    for _ in range(12):
+        st = device.state[device.seats[0]]
+        if st["status"] == "finished":
+            break
+        mover = st["view"]["to_move"][0]
+        mine = device.wait_ply(st["ply"], seat=mover)
+        answer = device.act(rng.choice(mine["view"]["legal"]), mine["ply"], seat=mover)
+        assert answer["type"] == "ack"
+        device.wait_ply(answer["next_ply"], seat=mover)
+    states = [m for m in device.received if m["type"] == "state" and m["status"] != "finished"]
+    draws = [e["action"] for m in states for e in m["log"] if e["actor"] is None]
+    assert any(d == "draw" for d in draws)
+    assert not any(d.startswith("draw ") for d in draws)
+    # A device holding one seat still reads its own draws.
+    alone = Player(server.ws_url, made["id"], [tokens[0]])
+    own = [e["action"] for e in alone.state[0]["log"] if e["actor"] is None]
+    assert any(d.startswith("draw ") for d in own)
+    device.close()
+    alone.close()

@@ -164,7 +164,9 @@ class Client:
             have = self.sent.get(obs, -1)
             if have == g.ply:
                 continue
-            text = g.state_message(obs, max(have, 0), self.want_svg)
+            # A device holding several seats is a shared screen (hot seat).
+            shared = len(self.seats) > 1
+            text = g.state_message(obs, max(have, 0), self.want_svg, shared)
             self.sent[obs] = g.ply
             mine = [a for seat, a in acks if seat == obs]
             if mine and text.startswith(_STATE_PREFIX):

@@ -378,22 +378,34 @@ class LiveGame:
         redact = getattr(self.game, "public_action", None)
         return str(redact(text)) if redact is not None else text
 
-    def log_json(self, observer: int | None, start: int = 0) -> list[JsonDict]:
+    def log_json(
+        self, observer: int | None, start: int = 0, shared: bool = False
+    ) -> list[JsonDict]:
+        """The log from ``start`` as ``observer`` may read it. On a ``shared`` screen (one
+        device holding several seats, passed from hand to hand) chance entries read as
+        everybody may read them: the next player's draw is not for the others' eyes."""
+        log = self.log
         return [
-            {"ply": i, "actor": self.log[i].actor, "action": self.entry_text(i, observer)}
+            {
+                "ply": i,
+                "actor": log[i].actor,
+                "action": self.entry_text(i, None if shared and log[i].actor is None else observer),
+            }
             for i in range(start, self.ply)
         ]
 
-    def state_message(self, observer: int | None, log_from: int = 0, svg: bool = True) -> str:
+    def state_message(
+        self, observer: int | None, log_from: int = 0, svg: bool = True, shared: bool = False
+    ) -> str:
         """The message pushing the current position to ``observer``.
 
         One JSON object on the first line, then a newline and the SVG board (JSON never
         contains a raw newline, so the first newline ends the header); without ``svg``
         (clients that do not draw) the JSON line alone. The log holds the entries from
-        ``log_from`` on.
+        ``log_from`` on (``shared``: see :meth:`log_json`).
         """
         log_from = max(0, min(log_from, self.ply))
-        key = (self.ply, observer, log_from if svg else -1 - log_from)
+        key = (self.ply, observer, (log_from if svg else -1 - log_from) * 2 + int(shared))
         msg = self._msgs.get(key)
         if msg is not None:
             return msg
@@ -406,7 +418,7 @@ class LiveGame:
             "outcome": self.outcome,
             "rematch": self.rematch,
             "log_from": log_from,
-            "log": self.log_json(observer, log_from),
+            "log": self.log_json(observer, log_from, shared),
         }
         msg = _encode(header)[:-1] + ',"view":' + self.view_json(observer) + "}"
         if svg:

@@ -22,7 +22,7 @@ from sudoku_arena.grids.hex import (
 )
 
 _ANSI = {
-    "start": "\x1b[1;37;44m",
+    "start": "\x1b[1;37;100m",  # grey: starting tiles belong to nobody
     "last": "\x1b[1;33m",
     "legal": "\x1b[1;32m",
     "dim": "\x1b[2m",
@@ -197,7 +197,8 @@ def render_svg(view: JsonDict) -> str:
         corners = tuple((x + ox, y + oy) for x, y in hex_corners(i, _R))
         if v:
             start = name in starts
-            fill = "#2f6fb3" if start else "#fffaf0"
+            # Starting tiles belong to nobody: dark slate, apart from every seat colour.
+            fill = "#4a4a4a" if start else "#fffaf0"
             ink = "#ffffff" if start else "#222222"
             stroke = "#c0392b" if name == view["last"] else "#6b6354"
             sw = 3 if name == view["last"] else 1.5
