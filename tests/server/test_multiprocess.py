@@ -43,7 +43,9 @@ def test_two_processes_share_games_through_postgresql_and_redis(pg_url: str) -> 
         for p in (p0, p1, watcher):
             p.close()
 
-        # Both processes accept moves for one game: the database decides who was first.
+        # Both processes accept moves for one game: the second is refused as stale (by
+        # its own copy if the fan-out was quicker, else by the database; the database
+        # alone decides in test_resilience.py).
         made = create(b.url, mode="hotseat")
         gid = made["id"]
         tokens = [s["token"] for s in made["seats"]]

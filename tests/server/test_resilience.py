@@ -327,3 +327,29 @@ def test_processes_catch_up_from_the_database_without_the_fan_out(pg_url: str) -
         await b.stop()
 
     asyncio.run(run())
+
+
+def test_two_processes_moving_at_one_ply_are_decided_by_the_database(pg_url: str) -> None:
+    """Both processes accept the move on their own copy (neither has heard of the
+    other's); the (game, ply) key lets the first write win and refuses the second as
+    stale, and the refused process catches up with the winner."""
+
+    async def run() -> None:
+        a, b = _arena(pg_url), _arena(pg_url)
+        await a.start()
+        await b.start()
+        lg, _ = await a.create("tic-tac-sudoku", {}, [SeatSpec("human")] * 2)
+        theirs = await b.get(lg.id)
+        assert theirs is not None and theirs is not lg
+        first, second = lg.view(0)["legal"][:2]
+        await a.act(lg, 0, 0, first)
+        assert theirs.ply == 0  # b has not heard of it: its own check passes...
+        with pytest.raises(ActionRefused) as refused:
+            await b.act(theirs, 0, 0, second)
+        assert refused.value.code == "stale"  # ...and the database refuses it
+        assert theirs.ply == 1 and theirs.log[0].action == first
+        assert b.storage.action_count(lg.id) == 1
+        await a.stop()
+        await b.stop()
+
+    asyncio.run(run())

@@ -170,13 +170,12 @@ def test_a_slow_bot_does_not_hold_up_other_games(server: LiveServer) -> None:
     slow = create(server.url, seats=[{"kind": "bot", "agent": "sleepy"}, {"kind": "human"}])
     made = create(server.url)
     p0 = Player(server.ws_url, made["id"], _tokens(made))
-    t = time.perf_counter()
     for ply in range(6):
         st = p0.state[ply % 2]
         assert p0.act(st["view"]["legal"][0], ply, msg_id=ply)["type"] == "ack"
         p0.wait_ply(ply + 1, seat=0)
         p0.wait_ply(ply + 1, seat=1)
-    assert time.perf_counter() - t < 2.5  # six moves while the bot thinks (3 s)
+    # Six moves stored and announced while the bot (3 s a move) has not moved yet.
     assert server.arena.storage.load_game(slow["id"]).actions == []
     p0.close()
 
