@@ -1,4 +1,4 @@
-"""Search knowledge for Cat Sudoku, read by the generic search (``ai/hints.py``).
+"""Search knowledge for Cat Sudoku, read by the generic search (types in ``core/search.py``).
 
 In Cat Sudoku the dice decide much more than any one write, and the greedy agent is
 already a careful player (least added penalty, then least harm to the neighbours' safe
@@ -24,7 +24,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from sudoku_arena.ai.hints import Budget, SearchHints
+from sudoku_arena.core.search import Budget, SearchHints
 from sudoku_arena.games.cat_sudoku.agents import GreedyAgent, plan_turn
 from sudoku_arena.games.cat_sudoku.game import (
     NOWILD,

@@ -1,4 +1,4 @@
-"""Search knowledge for Citadel, read by the generic MCTS (``ai/hints.py``).
+"""Search knowledge for Citadel, read by the generic MCTS (types in ``core/search.py``).
 
 Games run to hundreds of small actions, so random rollouts mean nothing; simulations
 stop at the node they add and score it with a heuristic:
@@ -31,7 +31,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from sudoku_arena.ai.hints import Budget, SearchHints
+from sudoku_arena.core.search import Budget, SearchHints
 from sudoku_arena.games.citadel.agents import GreedyAgent
 from sudoku_arena.games.citadel.game import PLAY, Citadel, CitadelState
 from sudoku_arena.games.citadel.rules import positions

@@ -1,4 +1,4 @@
-"""Search knowledge for Sudoku Warriors, read by the generic MCTS (``ai/hints.py``).
+"""Search knowledge for Sudoku Warriors, read by the generic MCTS (types in ``core/search.py``).
 
 Simulations stop after a short random rollout and score the position by how close each
 player is to the target: provinces held, plus for every province still open the
@@ -13,7 +13,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from sudoku_arena.ai.hints import Budget, SearchHints
+from sudoku_arena.core.search import Budget, SearchHints
 from sudoku_arena.games.sudoku_warriors.agents import _SOFTNESS, _Board
 from sudoku_arena.games.sudoku_warriors.game import SudokuWarriors, SWState
 

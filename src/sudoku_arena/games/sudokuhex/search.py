@@ -1,4 +1,4 @@
-"""Search knowledge for SuDokuHex, read by the generic MCTS (``ai/hints.py``).
+"""Search knowledge for SuDokuHex, read by the generic MCTS (types in ``core/search.py``).
 
 * Tree keys: a placement is keyed by its hex *and* the number it reveals, so another
   seat's reply is scored separately for each tile he may hold; a draw is a branch only
@@ -15,7 +15,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from sudoku_arena.ai.hints import Budget, SearchHints
+from sudoku_arena.core.search import Budget, SearchHints
 from sudoku_arena.games.sudokuhex.agents import expected_best
 from sudoku_arena.games.sudokuhex.game import COPIES, DRAW_BASE, NUM_HEXES, HexState, SuDokuHex
 from sudoku_arena.grids.hex import ALL_HEXES_MASK, LINE_PEERS_MASK, PEERS_MASK, bits

@@ -1,4 +1,4 @@
-"""Search knowledge for Tic-Tac-Sudoku, read by the generic MCTS (``ai/hints.py``).
+"""Search knowledge for Tic-Tac-Sudoku, read by the generic MCTS (types in ``core/search.py``).
 
 Simulations do not play to the end: after a short random rollout the position is
 scored by a heuristic, which keeps the search above 10,000 simulations per second on
@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from sudoku_arena.ai.hints import Budget, SearchHints
+from sudoku_arena.core.search import Budget, SearchHints
 from sudoku_arena.games.tic_tac_sudoku.game import TicTacSudoku, TTSState
 from sudoku_arena.games.tic_tac_sudoku.rules import LINES3
 from sudoku_arena.grids.sudoku import BOX_CELLS
