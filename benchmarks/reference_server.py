@@ -4,8 +4,9 @@ It speaks the slice of the game protocol the load clients use (create a game ove
 HTTP; ``hello``, ``act``, ``welcome``, ``state``, ``ack`` over a WebSocket) and commits
 every action through the same SQLite group commit (:class:`Storage`) before it
 acknowledges it, but runs no rules engine: a "game" is 40 alternating plies of the
-action ``x``, and a position is a few bytes of JSON. What the real server costs beyond
-this is the price of the engine, the views, the boards and the bookkeeping.
+action ``x``, and a position is a fixed JSON message as large as a real one. What the
+real server costs beyond this is the price of the engine, the views, the boards and
+the bookkeeping.
 
     python benchmarks/reference_server.py --port 8001 --database-url sqlite:///ref.db
 """
@@ -35,23 +36,38 @@ class RefGame:
     sockets: dict[int, WebSocket] = field(default_factory=dict)
 
     def state(self, seat: int, ack: dict[str, Any] | None = None) -> str:
+        """A position message as large as the real server's for Tic-Tac-Sudoku (about
+        1.1 KB: the log's last entry and a view padded like a board), so that the
+        clients spend on it what they spend on the real one."""
         over = self.ply >= PLIES
         head: dict[str, Any] = {"type": "state"}
         if ack is not None:
             head["ack"] = ack
+        last = [{"ply": self.ply - 1, "actor": (self.ply - 1) % 2, "action": "x"}]
         head.update(
             {
                 "game_id": self.id,
                 "seat": seat,
                 "ply": self.ply,
                 "status": "finished" if over else "active",
+                "outcome": None,
+                "rematch": None,
+                "log_from": max(0, self.ply - 1),
+                "log": last if self.ply else [],
                 "view": {
+                    "observer": seat,
+                    "game": "reference",
+                    "board": BOARD,
                     "to_move": [] if over else [self.ply % 2],
                     "legal": [] if over or self.ply % 2 != seat else ["x"],
                 },
             }
         )
         return json.dumps(head, separators=(",", ":"))
+
+
+#: Stands for the board part of a real view (81 cells' worth of JSON).
+BOARD = ["cell"] * 81 + list(range(81))
 
 
 def create_reference_app(database_url: str) -> FastAPI:

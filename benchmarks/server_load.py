@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import subprocess
 import sys
 from pathlib import Path
@@ -37,6 +38,12 @@ def main() -> None:
     ap.add_argument("--clients", default="100,500", help="comma-separated client counts")
     ap.add_argument("--duration", type=float, default=20.0, help="seconds measured per run")
     ap.add_argument("--think", type=float, default=100.0, help="client think time, ms")
+    ap.add_argument(
+        "--repeat",
+        type=int,
+        default=1,
+        help="runs per server, alternating (the tail is noisy here: compare medians)",
+    )
     args = ap.parse_args()
     extra = ["--think", str(args.think)]
     print(
@@ -44,22 +51,26 @@ def main() -> None:
         f"{'p99 ms':>7} {'errors':>6}"
     )
     for clients in (int(c) for c in args.clients.split(",")):
-        rows = {}
-        for reference in (False, True):
-            f = measure(clients, args.duration, reference, extra)
-            rows[reference] = f
-            name = "reference" if reference else "arena"
-            print(
-                f"{clients:>7} {name:>9} {f['moves_per_s']:>9.1f} {f['p50_ms']:>7.1f} "
-                f"{f['p90_ms']:>7.1f} {f['p99_ms']:>7.1f} {f['errors']:>6}",
-                flush=True,
-            )
-        arena, ref = rows[False], rows[True]
-        print(
-            f"{clients:>7} {'ratio':>9} {arena['moves_per_s'] / ref['moves_per_s']:>9.2f} "
-            f"{'':>7} {'':>7} {arena['p99_ms'] / ref['p99_ms']:>7.2f}",
-            flush=True,
-        )
+        ratios: list[tuple[float, float]] = []
+        for _ in range(args.repeat):
+            rows = {}
+            for reference in (False, True):
+                f = measure(clients, args.duration, reference, extra)
+                rows[reference] = f
+                name = "reference" if reference else "arena"
+                print(
+                    f"{clients:>7} {name:>9} {f['moves_per_s']:>9.1f} {f['p50_ms']:>7.1f} "
+                    f"{f['p90_ms']:>7.1f} {f['p99_ms']:>7.1f} {f['errors']:>6}",
+                    flush=True,
+                )
+            arena, ref = rows[False], rows[True]
+            ratio = (arena["moves_per_s"] / ref["moves_per_s"], arena["p99_ms"] / ref["p99_ms"])
+            ratios.append(ratio)
+            print(f"{clients:>7} {'ratio':>9} {ratio[0]:>9.2f} {'':>7} {'':>7} {ratio[1]:>7.2f}")
+        if args.repeat > 1:
+            moves = statistics.median(r[0] for r in ratios)
+            tail = statistics.median(r[1] for r in ratios)
+            print(f"{clients:>7} {'median':>9} {moves:>9.2f} {'':>7} {'':>7} {tail:>7.2f}")
 
 
 if __name__ == "__main__":

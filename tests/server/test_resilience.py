@@ -353,3 +353,48 @@ def test_two_processes_moving_at_one_ply_are_decided_by_the_database(pg_url: str
         await b.stop()
 
     asyncio.run(run())
+
+
+def test_a_client_seed_and_a_move_on_two_processes_never_mix(pg_url: str) -> None:
+    """A seed taken on one process while another, not yet aware of it, accepts a move:
+    the move is refused (its draws would ignore the seed) and played again with it; a
+    seed given on a copy that is behind counts from the stored ply, never earlier. The
+    finished record verifies."""
+    from sudoku_arena.core.record import Record
+    from sudoku_arena.core.verify import verify_record
+
+    async def run() -> None:
+        a, b = _arena(pg_url), _arena(pg_url)
+        await a.start()
+        await b.start()
+        lg, _ = await a.create("sudokuhex", {}, [SeatSpec("human")] * 2)
+        theirs = await b.get(lg.id)
+        assert theirs is not None
+        await a.add_client_seed(lg, 1, "from seat 1")
+        seat = theirs.to_move()[0]
+        move = theirs.view(seat)["legal"][0]
+        with pytest.raises(ActionRefused) as refused:
+            await b.act(theirs, seat, theirs.ply, move)  # b drew without the seed
+        assert refused.value.code == "stale"
+        assert [c.seed for c in theirs.match.chance.client_seeds] == ["from seat 1"]
+        await b.act(theirs, seat, theirs.ply, move)  # again, now with it
+        given = await a.add_client_seed(lg, 0, "after the move")  # a's copy was behind:
+        assert given.ply == theirs.ply == lg.ply  # it catches up first, never back-dates
+        rng = random.Random(3)
+        stale = 0
+        while not theirs.over:
+            s = theirs.to_move()[0]
+            try:
+                await b.act(theirs, s, theirs.ply, rng.choice(theirs.view(s)["legal"]))
+            except ActionRefused as exc:  # b learns of a's second seed this way
+                assert exc.code == "stale"
+                stale += 1
+        assert stale == 1
+        record = Record.from_json(theirs.record_json())
+        assert verify_record(record).chance_checked > 5
+        assert record.chance is not None
+        assert [c.seed for c in record.chance.client_seeds] == ["after the move", "from seat 1"]
+        await a.stop()
+        await b.stop()
+
+    asyncio.run(run())

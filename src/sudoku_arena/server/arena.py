@@ -478,7 +478,13 @@ class Arena:
             given = lg.add_client_seed(seat, text)
             seeds = [c.to_json() for c in lg.match.chance.client_seeds]
             try:
-                await self.storage.write(SetClientSeeds(lg.id, seeds))
+                await self.storage.write(SetClientSeeds(lg.id, seeds, lg.ply))
+            except ConflictError:
+                lg.set_client_seeds(before)
+                await self._catch_up(lg)
+                raise ActionRefused(
+                    "stale", "a move was made meanwhile; nothing changed, send it again"
+                ) from None
             except StorageError:
                 lg.set_client_seeds(before)
                 raise ActionRefused(
@@ -524,6 +530,11 @@ class Arena:
                 None if pending.outcome is None else pending.outcome.to_json(),
                 # Written only when it changes: most moves leave it as it was.
                 bot_to_move=None if due == lg.bot_flag else due,
+                seeds=(
+                    [c.to_json() for c in lg.match.chance.client_seeds]
+                    if lg.spec.chance and self.storage.shared
+                    else None
+                ),
             )
             try:
                 await self.storage.write(op)

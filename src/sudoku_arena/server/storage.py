@@ -122,6 +122,10 @@ class ConflictError(StorageError):
     """Some of the plies written already exist: another process moved first."""
 
 
+class SeedsConflict(ConflictError):
+    """The client seeds changed under a write (another process took one, or moved)."""
+
+
 class RematchTaken(StorageError):
     """Another process created the rematch first; ``rematch`` is its id."""
 
@@ -179,6 +183,10 @@ class AppendActions:
     entries: Sequence[tuple[int, int | None, str]]  # (ply, actor, action)
     outcome: dict[str, Any] | None = None  # set when these actions end the game
     bot_to_move: bool | None = None  # None: unchanged
+    #: The client seeds the chance in ``entries`` was drawn with (games with chance):
+    #: the write is refused as a conflict if the stored ones differ (another process
+    #: took a seed meanwhile), so no draw is ever stored under the wrong seeds.
+    seeds: list[dict[str, Any]] | None = None
 
 
 @dataclass(slots=True)
@@ -199,8 +207,12 @@ class Quarantine:
 
 @dataclass(slots=True)
 class SetClientSeeds:
+    """Store the client seeds, if the game is still at ``ply`` (no move was stored since:
+    a seed never takes effect in the past)."""
+
     game_id: str
     client_seeds: list[dict[str, Any]]
+    ply: int
 
 
 @dataclass(slots=True)
@@ -395,7 +407,7 @@ class Storage:
                 self.written += len(batch)
                 results.extend((done, None) for _, done in batch)
                 return
-            except (IntegrityError, RematchTaken):
+            except (IntegrityError, RematchTaken, SeedsConflict):
                 break  # another process was first: retry one by one below
             except OperationalError as exc:  # locked or connection lost: retry
                 log.warning("storage: write failed (attempt %d): %s", attempt + 1, exc)
@@ -420,7 +432,7 @@ class Storage:
                 results.append((done, None))
             except IntegrityError:
                 results.append((done, ConflictError("those plies were already written")))
-            except RematchTaken as exc:
+            except (RematchTaken, SeedsConflict) as exc:
                 results.append((done, exc))
             except Exception as exc:
                 log.exception("storage: write failed")
@@ -433,6 +445,7 @@ class Storage:
         now = time.time()
         for op in ops:
             if isinstance(op, AppendActions):
+                _check_seeds(conn, op)
                 rows.extend((op.game_id, p, a, t, now) for p, a, t in op.entries)
             else:
                 self._insert_actions(conn, rows)
@@ -527,6 +540,7 @@ class Storage:
             if rows:
                 conn.execute(actions_table.insert(), rows)
         elif isinstance(op, AppendActions):
+            _check_seeds(conn, op)
             rows = _action_rows(op, now)
             if rows:
                 conn.execute(actions_table.insert(), rows)
@@ -535,11 +549,19 @@ class Storage:
             if op.bot_to_move is not None:
                 _set_bot_to_move(conn, op)
         elif isinstance(op, SetClientSeeds):
-            conn.execute(
+            a = actions_table
+            stored = (
+                select(func.coalesce(func.max(a.c.ply) + 1, 0))
+                .where(a.c.game_id == op.game_id)
+                .scalar_subquery()
+            )
+            done = conn.execute(
                 update(games_table)
-                .where(games_table.c.id == op.game_id)
+                .where(games_table.c.id == op.game_id, stored == op.ply)
                 .values(client_seeds=json.dumps(op.client_seeds), updated=now)
             )
+            if done.rowcount != 1:
+                raise SeedsConflict("moves were stored meanwhile")
         else:
             conn.execute(
                 update(games_table)
@@ -754,6 +776,16 @@ def _action_rows(op: AppendActions, now: float) -> list[dict[str, Any]]:
         {"game_id": op.game_id, "ply": p, "actor": a, "action": t, "at": now}
         for p, a, t in op.entries
     ]
+
+
+def _check_seeds(conn: Connection, op: AppendActions) -> None:
+    if op.seeds is None:
+        return
+    text = conn.execute(
+        select(games_table.c.client_seeds).where(games_table.c.id == op.game_id)
+    ).scalar()
+    if (json.loads(text) if text else []) != op.seeds:
+        raise SeedsConflict("the client seeds changed")
 
 
 def _set_bot_to_move(conn: Connection, op: AppendActions) -> None:
