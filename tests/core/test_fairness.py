@@ -126,8 +126,18 @@ def test_a_changed_secret_or_client_seed_fails() -> None:
     m.run([make_agent("random", m.game, seed=s) for s in range(2)])
     rec = m.record()
     verify_record(rec)
-    first_draw = next(e.ply for e in rec.actions if e.actor is None)
-    other = new_secret()
+    other = bytes([7] * 32)  # fixed, so the test never varies
+
+    def first_differing_draw(secret: bytes, seeds: list[ClientSeed]) -> int:
+        """The first ply whose draw under ``secret`` and ``seeds`` is not the record's."""
+        game, states = replay(rec)
+        source = ChanceSource(secret, "t2", seeds)
+        for e in rec.actions:
+            if e.actor is None:
+                drawn = game.format_action(source.draw(e.ply, game.chance_outcomes(states[e.ply])))
+                if drawn != e.action:
+                    return e.ply
+        raise AssertionError("every draw is the same")
 
     def new_secret_alone(d: dict[str, Any]) -> None:
         d["chance"]["secret"] = other.hex()
@@ -139,13 +149,15 @@ def test_a_changed_secret_or_client_seed_fails() -> None:
         d["chance"]["secret"] = other.hex()
         d["chance"]["commitment"] = commitment(other, "t2")
 
-    with pytest.raises(VerifyError, match=f"ply {first_draw}:"):
+    expected = first_differing_draw(other, [ClientSeed(1, "mine", 0)])
+    with pytest.raises(VerifyError, match=f"ply {expected}:"):
         verify_record(_tampered(rec, new_secret_and_commitment))
 
     def new_client_seed(d: dict[str, Any]) -> None:
         d["chance"]["client_seeds"][0]["seed"] = "yours"
 
-    with pytest.raises(VerifyError, match=f"ply {first_draw}:"):
+    expected = first_differing_draw(SECRET, [ClientSeed(1, "yours", 0)])
+    with pytest.raises(VerifyError, match=f"ply {expected}:"):
         verify_record(_tampered(rec, new_client_seed))
 
 

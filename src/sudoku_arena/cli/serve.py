@@ -3,11 +3,54 @@
 from __future__ import annotations
 
 import logging
+import os
+from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from sudoku_arena.cli.app import app, console
+from sudoku_arena.cli.app import app, console, fail
+
+
+def _preflight(database_url: str, redis_url: str | None) -> None:
+    """Fail at once, in one line, when the database or Redis cannot be used (rather than
+    with a traceback from inside the server, or after a long time-out)."""
+    from sqlalchemy import create_engine
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+
+    from sudoku_arena.server.storage import normalise_url
+
+    url = normalise_url(database_url)
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        fail(
+            f"--database-url {database_url}: not a database URL; allowed: "
+            "sqlite:///FILE or postgresql://user@host/db"
+        )
+    if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
+        folder = Path(parsed.database).resolve().parent
+        if not folder.is_dir():
+            fail(f"--database-url {database_url}: the folder {folder} does not exist")
+        if not os.access(folder, os.W_OK):
+            fail(f"--database-url {database_url}: the folder {folder} is not writable")
+    try:
+        args = {"connect_timeout": 5} if parsed.get_backend_name() == "postgresql" else {}
+        engine = create_engine(url, connect_args=args)
+        with engine.connect():
+            pass
+        engine.dispose()
+    except (SQLAlchemyError, ImportError, ValueError) as exc:
+        reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
+        fail(f"--database-url {database_url}: cannot connect: {reason}")
+    if redis_url:
+        import redis
+
+        try:
+            redis.Redis.from_url(redis_url, socket_connect_timeout=3, socket_timeout=3).ping()
+        except (redis.RedisError, ValueError, OSError) as exc:
+            fail(f"--redis-url {redis_url}: cannot reach Redis: {exc}")
 
 
 @app.command()
@@ -49,6 +92,7 @@ def serve(
 
     from sudoku_arena.server import ServerConfig, create_app
 
+    _preflight(database_url, redis_url)
     logging.basicConfig(level=log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     config = ServerConfig(
         database_url=database_url,
