@@ -102,3 +102,21 @@ def test_play_shows_the_seed_of_a_chance_game_only_after_it(tmp_path: Path) -> N
     # The seed really reproduces the game: the same moves and the same end.
     again = run("play", "sudokuhex", "--players", "greedy,random", "--seed", "41")
     assert again.stdout == result.stdout
+
+
+def test_play_save_into_a_missing_folder_is_refused_before_the_game(tmp_path: Path) -> None:
+    target = tmp_path / "missing" / "game.json"
+    result = run("play", "tic-tac-sudoku", "--players", "random,random", "--save", str(target))
+    line = _one_clear_line(result)
+    assert "--save" in line and "does not exist" in line
+    assert "wins" not in result.stdout  # refused before any move was played
+
+
+@pytest.mark.parametrize("how", ["--sheet", "--param"])
+def test_a_sheet_file_that_is_not_utf8_is_refused(tmp_path: Path, how: str) -> None:
+    sheet = tmp_path / "cat.sheet"
+    sheet.write_bytes(b"name: \xff\xfe cat\n")
+    args = ["--sheet", str(sheet)] if how == "--sheet" else ["--param", f"sheet=@{sheet}"]
+    result = run("play", "cat-sudoku", "--players", "greedy", *args)
+    line = _one_clear_line(result)
+    assert str(sheet) in line and "UTF-8" in line

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.metadata
+import os
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
@@ -49,6 +50,17 @@ def fail(message: str, code: int = 2) -> NoReturn:
     # The message often quotes the user's own text: never read it as Rich markup.
     err_console.print(Text.assemble(("error: ", "bold red"), message), soft_wrap=True)
     raise typer.Exit(code)
+
+
+def check_output(path: Path, option: str) -> None:
+    """Refuse, before any game is played, an output path that cannot be written."""
+    if path.is_dir():
+        fail(f"{option} {path}: is a folder; give a file name such as games.jsonl")
+    folder = path.parent
+    if not folder.is_dir():
+        fail(f"{option} {path}: the folder {folder} does not exist; create it first")
+    if not os.access(folder, os.W_OK):
+        fail(f"{option} {path}: the folder {folder} is not writable")
 
 
 def game_params(items: list[str] | None, extra: dict[str, Any] | None = None) -> dict[str, Any]:

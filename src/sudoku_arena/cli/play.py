@@ -14,7 +14,16 @@ import typer
 from rich.text import Text
 
 from sudoku_arena.ai import make_agent
-from sudoku_arena.cli.app import app, console, fail, game_params, load_game, parse_players
+from sudoku_arena.cli.app import (
+    app,
+    check_output,
+    console,
+    fail,
+    game_params,
+    load_game,
+    parse_players,
+    read_text_param,
+)
 from sudoku_arena.core.agent import Agent
 from sudoku_arena.core.errors import ArenaError
 from sudoku_arena.core.match import LogEntry, Match
@@ -118,12 +127,14 @@ def play(
     try:
         extra: dict[str, Any] = {"grid": grid, "players": len(names)}
         if sheet is not None:
-            extra["sheet"] = sheet.read_text(encoding="utf-8")
+            extra["sheet"] = read_text_param("--sheet", str(sheet))
         params = game_params(param, extra)
     except (ArenaError, OSError) as exc:
         fail(str(exc))
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
+    if save is not None:
+        check_output(save, "--save")  # before the game, not after it is played
     g = load_game(game, params, seed)
     match = Match(g, seed=seed, players=names)
     agents: dict[int, Agent] = {}

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import statistics
 from pathlib import Path
 from typing import Annotated, Any
@@ -16,6 +15,7 @@ from rich.text import Text
 from sudoku_arena.ai import make_agent
 from sudoku_arena.cli.app import (
     app,
+    check_output,
     console,
     err_console,
     fail,
@@ -28,17 +28,6 @@ from sudoku_arena.core.errors import ArenaError, RecordError
 from sudoku_arena.core.match import Match
 from sudoku_arena.core.record import Record, replay, scan_records, write_records
 from sudoku_arena.core.verify import verify_record
-
-
-def _check_out(out: Path) -> None:
-    """Refuse, before any game is played, an output path that cannot be written."""
-    if out.is_dir():
-        fail(f"--out {out}: is a folder; give a file name such as games.jsonl")
-    folder = out.parent
-    if not folder.is_dir():
-        fail(f"--out {out}: the folder {folder} does not exist; create it first")
-    if not os.access(folder, os.W_OK):
-        fail(f"--out {out}: the folder {folder} is not writable")
 
 
 @app.command()
@@ -66,7 +55,7 @@ def selfplay(
     except ArenaError as exc:
         fail(str(exc))
     if out is not None:
-        _check_out(out)
+        check_output(out, "--out")
     g0 = load_game(game, params, seed)  # fail early on bad parameters and agent names
     try:
         for k, n in enumerate(names):
