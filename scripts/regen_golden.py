@@ -16,7 +16,7 @@ from pathlib import Path
 
 from sudoku_arena.ai import make_agent
 from sudoku_arena.core.match import Match
-from sudoku_arena.core.registry import build, registered_games
+from sudoku_arena.core.registry import build, entry_of, registered_games
 
 GOLDEN_DIR = Path(__file__).resolve().parent.parent / "tests" / "golden"
 SEED = 20261122
@@ -44,14 +44,14 @@ def playthrough(game_id: str) -> str:
         legal = match.legal(p)
         head = ", ".join(legal[:8]) + (", ..." if len(legal) > 8 else "")
         if match.ply % BOARD_EVERY == 0:
-            lines.append(game.render_text(game.view(match.state, None)))
+            lines.append(entry_of(game).render_text(game.view(match.state, None)))
         lines.append(f"to move: seat {p}; {len(legal)} legal: {head}")
         match.step_agent(agents[p], p)
         for e in match.log[shown:]:
             who = "chance" if e.actor is None else f"seat {e.actor}"
             lines.append(f"ply {e.ply}: {who} {e.action}")
         shown = match.ply
-    lines.append(game.render_text(game.view(match.state, None)))
+    lines.append(entry_of(game).render_text(game.view(match.state, None)))
     out = match.outcome()
     lines.append(f"outcome: {None if out is None else out.to_json()}")
     return "\n".join(lines) + "\n"

@@ -37,9 +37,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sudoku_arena.ai.hints import LEVELS, hints_for, search_module
+from sudoku_arena.ai.hints import LEVELS, hints_for
 from sudoku_arena.ai.tournament import GameResult, jobs, percentile, run_games, summarise
-from sudoku_arena.core.registry import load, registered_games
+from sudoku_arena.core.registry import entry_of, load, registered_games
 
 ROOT = Path(__file__).resolve().parent.parent
 JSON_PATH = ROOT / "docs" / "strength.json"
@@ -91,7 +91,8 @@ def fingerprint(game_id: str, players: int, params: dict[str, Any]) -> str:
     """What a row's results depend on besides the code of the search itself."""
     game = load(game_id, seed=0, **{**params, "players": players})
     hints = hints_for(game)
-    module = search_module(game)
+    make = entry_of(game).search_hints
+    module = inspect.getmodule(make) if make is not None else None
     source = inspect.getsource(module) if module is not None else ""
     budgets = {lv: hints.budget(lv).describe() for lv in LEVELS}
     text = json.dumps([game.spec.version, budgets, source, params], sort_keys=True)

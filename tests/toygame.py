@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from sudoku_arena.core.base import BaseGame
+from sudoku_arena.core.entry import GameEntry
 from sudoku_arena.core.errors import IllegalActionError, NotationError
 from sudoku_arena.core.params import players_param
 from sudoku_arena.core.types import (
@@ -135,11 +136,16 @@ class ToyGame(BaseGame[ToyState, str]):
             data["player"], data["incs"], data["coin_due"], data["turns"], tuple(data["scores"])
         )
 
-    def render_text(self, view: JsonDict, *, color: bool = False) -> str:
-        return f"scores {view['scores']}"
 
-    def render_svg(self, view: JsonDict) -> str:
-        return '<svg xmlns="http://www.w3.org/2000/svg"><rect data-action="end"/></svg>'
+def render_text(view: JsonDict, *, color: bool = False) -> str:
+    return f"scores {view['scores']}"
 
-    def agent_factories(self) -> dict[str, Any]:
-        return {}
+
+def render_svg(view: JsonDict) -> str:
+    return '<svg xmlns="http://www.w3.org/2000/svg"><rect data-action="end"/></svg>'
+
+
+#: What a test registers to make the toy game known by id (``toy``).
+TOY_ENTRY: GameEntry[ToyGame] = GameEntry(
+    spec=ToyGame.spec, rules=ToyGame, render_text=render_text, render_svg=render_svg
+)

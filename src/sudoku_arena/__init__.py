@@ -22,6 +22,8 @@ from sudoku_arena.core import (
     ToMove,
     load,
     registered_games,
+    render_svg,
+    render_text,
     replay,
 )
 
@@ -41,5 +43,7 @@ __all__ = [
     "__version__",
     "load",
     "registered_games",
+    "render_svg",
+    "render_text",
     "replay",
 ]

@@ -74,12 +74,6 @@ class ToyGame(BaseGame[Toy, int]):
     def load_state(self, data: JsonDict) -> Toy:
         return Toy(tuple(data["history"]))
 
-    def render_text(self, view: JsonDict, *, color: bool = False) -> str:
-        return str(view)
-
-    def render_svg(self, view: JsonDict) -> str:
-        return "<svg/>"
-
 
 def _spec(name: str, lo: int, hi: int, **kw: Any) -> GameSpec:
     base = dict(chance=False, hidden_information=False, simultaneous=False)
@@ -234,7 +228,7 @@ def test_time_budget_is_kept() -> None:
     assert 0 < r.simulations < 10**9
 
 
-def test_games_without_search_module_get_default_hints() -> None:
+def test_games_without_registered_hints_get_the_defaults() -> None:
     assert hints_for(Kingmaker()) is DEFAULT_HINTS
     assert hints_for(Kingmaker()).budget("hard").iterations > 0
 

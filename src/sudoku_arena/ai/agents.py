@@ -12,15 +12,15 @@ argument after a colon (``mcts:500``); factories receive it as ``arg``.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Mapping
 from typing import Any
 
 from sudoku_arena.ai.hints import LEVELS
 from sudoku_arena.ai.mcts import MCTSAgent, level_factory
 from sudoku_arena.core.agent import Agent
-from sudoku_arena.core.errors import ArenaError
-
-AgentFactory = Callable[..., Agent]
+from sudoku_arena.core.entry import AgentFactory, AnyGame
+from sudoku_arena.core.errors import ArenaError, UnknownGameError
+from sudoku_arena.core.registry import entry_of
 
 
 class RandomAgent:
@@ -47,16 +47,24 @@ def register_agent(name: str, factory: AgentFactory) -> None:
     _GENERIC[name] = factory
 
 
+def _own_agents(game: AnyGame) -> Mapping[str, AgentFactory]:
+    """The game's own bots from its entry (none for a game that is not registered)."""
+    try:
+        return entry_of(game).agents
+    except UnknownGameError:
+        return {}
+
+
 def agent_names(game: Any) -> list[str]:
     """The agent names usable with ``game``."""
-    return sorted(set(_GENERIC) | set(game.agent_factories()))
+    return sorted(set(_GENERIC) | set(_own_agents(game)))
 
 
 def make_agent(spec: str, game: Any, seed: int | None = None) -> Agent:
     """The agent called ``spec`` (``random``, ``greedy``, ``name:arg``) for ``game``."""
     name, _, arg = spec.strip().partition(":")
     name = name.lower()
-    factories: dict[str, AgentFactory] = {**_GENERIC, **game.agent_factories()}
+    factories: dict[str, AgentFactory] = {**_GENERIC, **_own_agents(game)}
     if name not in factories:
         raise ArenaError(
             f"no agent called {spec!r} for {game.spec.id}; allowed: "

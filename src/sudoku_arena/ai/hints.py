@@ -1,12 +1,11 @@
-"""Finding a game's search knowledge: its package's ``search.py`` (see
-:mod:`sudoku_arena.core.search` for what it may declare, and the contracts)."""
+"""Finding a game's search knowledge: the ``search_hints`` of its registered entry (see
+:mod:`sudoku_arena.core.search` for what a game may declare, and the contracts)."""
 
 from __future__ import annotations
 
-import importlib
-from types import ModuleType
-from typing import Any
-
+from sudoku_arena.core.entry import AnyGame
+from sudoku_arena.core.errors import UnknownGameError
+from sudoku_arena.core.registry import entry_of
 from sudoku_arena.core.search import (
     LEVELS,
     ActionKeyFn,
@@ -33,42 +32,20 @@ __all__ = [
     "SearchHints",
     "StepFn",
     "hints_for",
-    "search_module",
 ]
 
 DEFAULT_HINTS = SearchHints()
 
-_modules: dict[type[Any], ModuleType | None] = {}
 
-
-def search_module(game: Any) -> ModuleType | None:
-    """The ``search`` module next to the game's class, or ``None`` when there is none."""
-    cls = type(game)
-    if cls in _modules:
-        return _modules[cls]
-    package = cls.__module__.rpartition(".")[0]
-    module: ModuleType | None = None
-    if package:
-        name = f"{package}.search"
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name != name:
-                raise
-    _modules[cls] = module
-    return module
-
-
-def hints_for(game: Any) -> SearchHints:
-    """The search hints of ``game`` (its package's ``search.search_hints``, or defaults).
+def hints_for(game: AnyGame) -> SearchHints:
+    """The search hints of ``game`` (from its registered entry, or the defaults).
 
     Hints may depend on the game's parameters (player count, board size), so they are
-    asked for per game object; finding the module is cached per class.
+    asked for per game object. Games that are not registered (test games, plug-ins
+    built by hand) and games that declare nothing get :data:`DEFAULT_HINTS`.
     """
-    module = search_module(game)
-    if module is None or not hasattr(module, "search_hints"):
+    try:
+        make = entry_of(game).search_hints
+    except UnknownGameError:
         return DEFAULT_HINTS
-    hints = module.search_hints(game)
-    if not isinstance(hints, SearchHints):
-        raise TypeError(f"{module.__name__}.search_hints must return SearchHints")
-    return hints
+    return DEFAULT_HINTS if make is None else make(game)

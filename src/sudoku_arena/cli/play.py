@@ -28,6 +28,7 @@ from sudoku_arena.core.agent import Agent
 from sudoku_arena.core.errors import ArenaError
 from sudoku_arena.core.match import LogEntry, Match
 from sudoku_arena.core.record import write_records
+from sudoku_arena.core.registry import entry_of
 
 HUMAN = "human"
 
@@ -41,7 +42,7 @@ HELP = """Type an action in the game's notation (for example {example}), or:
 
 def _show(match: Match, seat: int | None) -> None:
     view = match.game.view(match.state, seat)
-    console.print(Text.from_ansi(match.game.render_text(view, color=True)))
+    console.print(Text.from_ansi(entry_of(match.game).render_text(view, color=True)))
 
 
 def _seat_label(match: Match, seat: int) -> str:

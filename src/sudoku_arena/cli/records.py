@@ -27,6 +27,7 @@ from sudoku_arena.cli.app import (
 from sudoku_arena.core.errors import ArenaError, RecordError
 from sudoku_arena.core.match import Match
 from sudoku_arena.core.record import Record, replay, scan_records, write_records
+from sudoku_arena.core.registry import entry_of
 from sudoku_arena.core.verify import verify_record
 
 
@@ -182,6 +183,8 @@ def _show_record(rec: Record) -> None:
         who = "chance" if e.actor is None else str(e.actor + 1)
         moves.append(f"{e.ply}.{who}:{e.action}")
     console.print(" ".join(moves), markup=False)
-    console.print(Text.from_ansi(game.render_text(game.view(states[-1], None), color=True)))
+    console.print(
+        Text.from_ansi(entry_of(game).render_text(game.view(states[-1], None), color=True))
+    )
     if rec.outcome is not None:
         console.print(Text(f"{rec.outcome.reason}; scores {list(rec.outcome.scores)}"))

@@ -4,6 +4,7 @@ Everything here depends on the standard library only, so the rules engines stay 
 """
 
 from sudoku_arena.core.agent import Agent
+from sudoku_arena.core.entry import AnyGame, GameEntry
 from sudoku_arena.core.errors import (
     ArenaError,
     IllegalActionError,
@@ -20,13 +21,23 @@ from sudoku_arena.core.match import LogEntry, Match
 from sudoku_arena.core.params import ParamSpec
 from sudoku_arena.core.protocol import Game
 from sudoku_arena.core.record import Record, read_records, replay, write_records
-from sudoku_arena.core.registry import load, registered_games, spec_of
+from sudoku_arena.core.registry import (
+    entry_of,
+    load,
+    register,
+    registered_games,
+    render_svg,
+    render_text,
+    spec_of,
+)
 from sudoku_arena.core.types import GameSpec, JsonDict, MoveKind, Outcome, ToMove
 
 __all__ = [
     "Agent",
+    "AnyGame",
     "ArenaError",
     "Game",
+    "GameEntry",
     "GameSpec",
     "IllegalActionError",
     "InvalidGridError",
@@ -45,9 +56,13 @@ __all__ = [
     "ToMove",
     "UndoError",
     "UnknownGameError",
+    "entry_of",
     "load",
     "read_records",
+    "register",
     "registered_games",
+    "render_svg",
+    "render_text",
     "replay",
     "spec_of",
     "write_records",

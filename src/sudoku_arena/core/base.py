@@ -7,16 +7,14 @@ the check that the acting seat is one that may act.
 
 from __future__ import annotations
 
-import importlib
 import random
 from collections.abc import Sequence
 from fractions import Fraction
-from types import ModuleType
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import ClassVar, Generic, TypeVar
 
 from sudoku_arena.core.errors import IllegalActionError, NotationError
 from sudoku_arena.core.params import ParamValue
-from sudoku_arena.core.types import GameSpec, JsonDict, Outcome, ToMove
+from sudoku_arena.core.types import GameSpec, Outcome, ToMove
 
 S = TypeVar("S")
 A = TypeVar("A")
@@ -51,38 +49,6 @@ class BaseGame(Generic[S, A]):
 
     def determinize(self, s: S, observer: int, rng: random.Random) -> S:
         return s
-
-    # -- companions found by convention ------------------------------------------------
-    # A game's package holds ``render.py`` (``render_text``, ``render_svg``) and may hold
-    # ``agents.py`` (``AGENTS``: name -> factory) beside its engine. They are imported on
-    # first use, so loading an engine stays cheap and free of drawing code.
-
-    def _companion(self, name: str) -> ModuleType | None:
-        package = type(self).__module__.rpartition(".")[0]
-        try:
-            return importlib.import_module(f"{package}.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"{package}.{name}":
-                raise  # the module exists but an import inside it failed
-            return None
-
-    def render_text(self, view: JsonDict, *, color: bool = False) -> str:
-        module = self._companion("render")
-        if module is None:
-            raise NotImplementedError(f"{self.spec.id} has no render.py")
-        text: str = module.render_text(view, color=color)
-        return text
-
-    def render_svg(self, view: JsonDict) -> str:
-        module = self._companion("render")
-        if module is None:
-            raise NotImplementedError(f"{self.spec.id} has no render.py")
-        svg: str = module.render_svg(view)
-        return svg
-
-    def agent_factories(self) -> dict[str, Any]:
-        module = self._companion("agents")
-        return dict(getattr(module, "AGENTS", {})) if module is not None else {}
 
     def public_action(self, text: str) -> str:
         return text

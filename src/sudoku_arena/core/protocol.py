@@ -6,6 +6,10 @@ configuration (its resolved parameters); all play state lives in immutable state
 ``S`` that the game's pure functions read and return. Actions ``A`` are small hashable
 values with a canonical text notation and a stable integer index.
 
+What the project needs besides the rules (renderers, bots, search knowledge) is not
+part of this contract: a game registers it beside the rules in one
+:class:`~sudoku_arena.core.entry.GameEntry`.
+
 Conformance to this contract is checked for every registered game by
 :mod:`sudoku_arena.testing`.
 """
@@ -15,7 +19,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any, ClassVar, Protocol, TypeVar, runtime_checkable
+from typing import ClassVar, Protocol, TypeVar, runtime_checkable
 
 from sudoku_arena.core.params import ParamValue
 from sudoku_arena.core.types import GameSpec, JsonDict, Outcome, ToMove
@@ -145,20 +149,4 @@ class Game(Protocol[S, A]):
 
     def load_state(self, data: JsonDict) -> S:
         """The state dumped as ``data``; raises ``StateFormatError`` when malformed."""
-        ...
-
-    def render_text(self, view: JsonDict, *, color: bool = False) -> str:
-        """The view drawn as text for a terminal (ANSI colours when ``color``)."""
-        ...
-
-    def render_svg(self, view: JsonDict) -> str:
-        """The view drawn as an SVG document.
-
-        Every element a person can click to act carries ``data-action`` with the action's
-        notation, so one generic script can play every game.
-        """
-        ...
-
-    def agent_factories(self) -> dict[str, Any]:
-        """Game-specific agents by name (``"greedy"``): callables ``(game, seed) -> Agent``."""
         ...

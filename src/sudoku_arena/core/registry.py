@@ -1,8 +1,12 @@
-"""The registry of games: ids to implementations, loaded on first use.
+"""The registry of games: ids to their entries, loaded on first use.
 
 Built-in games are listed by import path so that importing the package stays cheap and
-so that a game's module is only imported when somebody plays it. ``register`` adds
-games from outside the package (plugins, tests).
+so that a game's modules are only imported when somebody plays it. ``register`` adds
+games from outside the package (plugins, tests). Each game registers one
+:class:`~sudoku_arena.core.entry.GameEntry`: its rules and their companions.
+
+``load`` returns the game as :data:`~sudoku_arena.core.entry.AnyGame`, since the id is a
+run-time value; ``sudoku_arena.games.load`` returns the precise class for a literal id.
 """
 
 from __future__ import annotations
@@ -10,55 +14,63 @@ from __future__ import annotations
 import importlib
 import random
 from collections.abc import Mapping
-from typing import Any
 
+from sudoku_arena.core.entry import AnyGame, GameEntry
 from sudoku_arena.core.errors import UnknownGameError
 from sudoku_arena.core.params import resolve_params
-from sudoku_arena.core.types import GameSpec
+from sudoku_arena.core.types import GameSpec, JsonDict
 
 _BUILTIN: dict[str, str] = {
-    "citadel": "sudoku_arena.games.citadel:Citadel",
-    "tic-tac-sudoku": "sudoku_arena.games.tic_tac_sudoku:TicTacSudoku",
-    "cat-sudoku": "sudoku_arena.games.cat_sudoku:CatSudoku",
-    "sudokuhex": "sudoku_arena.games.sudokuhex:SuDokuHex",
-    "sudoku-warriors": "sudoku_arena.games.sudoku_warriors:SudokuWarriors",
+    "citadel": "sudoku_arena.games.citadel.entry",
+    "tic-tac-sudoku": "sudoku_arena.games.tic_tac_sudoku.entry",
+    "cat-sudoku": "sudoku_arena.games.cat_sudoku.entry",
+    "sudokuhex": "sudoku_arena.games.sudokuhex.entry",
+    "sudoku-warriors": "sudoku_arena.games.sudoku_warriors.entry",
 }
 
-_classes: dict[str, type[Any]] = {}
+_entries: dict[str, GameEntry[AnyGame]] = {}
 
 
-def register(cls: type[Any]) -> type[Any]:
-    """Register a game class (usable as a decorator); its ``spec.id`` is the key."""
-    _classes[cls.spec.id] = cls
-    return cls
+def register(entry: GameEntry[AnyGame]) -> GameEntry[AnyGame]:
+    """Register a game's entry; its ``spec.id`` is the key (an earlier one is replaced)."""
+    _entries[entry.spec.id] = entry
+    return entry
 
 
-def game_class(game_id: str) -> type[Any]:
-    """The class registered under ``game_id``; raises ``UnknownGameError``."""
-    if game_id in _classes:
-        return _classes[game_id]
+def unregister(game_id: str) -> None:
+    """Forget a game registered with :func:`register` (built-in games come back)."""
+    _entries.pop(game_id, None)
+
+
+def entry(game_id: str) -> GameEntry[AnyGame]:
+    """The entry registered under ``game_id``; raises ``UnknownGameError``."""
+    if game_id in _entries:
+        return _entries[game_id]
     if game_id in _BUILTIN:
-        module_name, _, attr = _BUILTIN[game_id].partition(":")
-        cls: type[Any] = getattr(importlib.import_module(module_name), attr)
-        _classes[game_id] = cls
-        return cls
-    known = ", ".join(sorted(set(_BUILTIN) | set(_classes)))
+        found: GameEntry[AnyGame] = importlib.import_module(_BUILTIN[game_id]).ENTRY
+        _entries[game_id] = found
+        return found
+    known = ", ".join(sorted(set(_BUILTIN) | set(_entries)))
     raise UnknownGameError(f"no game called {game_id!r}; known games: {known}")
+
+
+def entry_of(game: AnyGame) -> GameEntry[AnyGame]:
+    """The entry of a game object (its renderers, bots and search knowledge)."""
+    return entry(game.spec.id)
 
 
 def registered_games() -> tuple[GameSpec, ...]:
     """The spec of every registered game, sorted by id."""
-    ids = sorted(set(_BUILTIN) | set(_classes))
-    return tuple(game_class(i).spec for i in ids)
+    ids = sorted(set(_BUILTIN) | set(_entries))
+    return tuple(entry(i).spec for i in ids)
 
 
 def spec_of(game_id: str) -> GameSpec:
     """The spec of one game."""
-    spec: GameSpec = game_class(game_id).spec
-    return spec
+    return entry(game_id).spec
 
 
-def load(game_id: str, *, seed: int | None = None, **params: object) -> Any:
+def load(game_id: str, *, seed: int | None = None, **params: object) -> AnyGame:
     """Build the game ``game_id`` with ``params``.
 
     Parameters not given take their defaults; random defaults (a Sudoku grid) are drawn
@@ -69,8 +81,18 @@ def load(game_id: str, *, seed: int | None = None, **params: object) -> Any:
     return build(game_id, params, seed)
 
 
-def build(game_id: str, params: Mapping[str, object], seed: int | None = None) -> Any:
+def build(game_id: str, params: Mapping[str, object], seed: int | None = None) -> AnyGame:
     """Like :func:`load`, with the parameters as a mapping."""
-    cls = game_class(game_id)
-    resolved = resolve_params(cls.spec.params, params, random.Random(seed or 0))
-    return cls(resolved)
+    found = entry(game_id)
+    resolved = resolve_params(found.spec.params, params, random.Random(seed or 0))
+    return found.rules(resolved)
+
+
+def render_text(game: AnyGame, view: JsonDict, *, color: bool = False) -> str:
+    """``view`` of ``game`` drawn as text by the game's registered renderer."""
+    return entry_of(game).render_text(view, color=color)
+
+
+def render_svg(game: AnyGame, view: JsonDict) -> str:
+    """``view`` of ``game`` drawn as an SVG document by the game's registered renderer."""
+    return entry_of(game).render_svg(view)

@@ -15,7 +15,7 @@ from sudoku_arena.core.errors import RecordError
 from sudoku_arena.core.fairness import SCHEME, ChanceSource, commitment, secret_from_seed
 from sudoku_arena.core.match import LogEntry
 from sudoku_arena.core.record import Record, replay
-from sudoku_arena.core.registry import game_class
+from sudoku_arena.core.registry import spec_of
 
 
 class VerifyError(RecordError):
@@ -37,7 +37,7 @@ class Verified:
 def verify_record(record: Record) -> Verified:
     """Check ``record``; raise :class:`VerifyError` or ``ReplayMismatchError`` (both
     ``RecordError``) naming the first ply that fails, if one does."""
-    spec = game_class(record.game).spec
+    spec = spec_of(record.game)
     if record.game_version != spec.version:
         raise VerifyError(
             None,

@@ -25,7 +25,7 @@ from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from sudoku_arena.core.errors import ArenaError, UnknownGameError
-from sudoku_arena.core.registry import spec_of
+from sudoku_arena.core.registry import entry_of, spec_of
 from sudoku_arena.server.arena import BOT, HUMAN, Arena, SeatSpec
 from sudoku_arena.server.bots import BotRunner
 from sudoku_arena.server.fanout import RedisFanout
@@ -555,7 +555,7 @@ def create_app(config: ServerConfig | None = None, *, arena: Arena | None = None
             action=None if ply == 0 else lg.log[ply - 1].action,
             actor=None if ply == 0 else lg.log[ply - 1].actor,
             view=view,
-            svg=lg.game.render_svg(view),
+            svg=entry_of(lg.game).render_svg(view),
         )
 
     app.add_middleware(GZipMiddleware, minimum_size=2048)

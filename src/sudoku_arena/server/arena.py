@@ -31,7 +31,7 @@ from sudoku_arena.ai.mcts import position_keys
 from sudoku_arena.core.errors import ArenaError, InvalidParameterError
 from sudoku_arena.core.fairness import ClientSeed, check_client_seed, new_secret
 from sudoku_arena.core.match import Match
-from sudoku_arena.core.registry import game_class, load
+from sudoku_arena.core.registry import load, spec_of
 from sudoku_arena.core.types import JsonDict
 from sudoku_arena.server.bots import BotRunner
 from sudoku_arena.server.fanout import RedisFanout
@@ -299,7 +299,7 @@ class Arena:
             raise GameUnavailable(row.id, _unavailable(row.problem or "it does not replay"))
         read_only = None
         try:
-            spec = game_class(row.game).spec
+            spec = spec_of(row.game)
             if row.game_version != spec.version:
                 read_only = (
                     f"this game was played with {spec.name} version {row.game_version}; "

@@ -34,7 +34,7 @@ import orjson
 from sudoku_arena.core.errors import ArenaError, IllegalActionError, ReplayMismatchError
 from sudoku_arena.core.fairness import ClientSeed, secret_from_seed
 from sudoku_arena.core.match import LogEntry, Match, Pending
-from sudoku_arena.core.registry import build
+from sudoku_arena.core.registry import build, entry_of
 from sudoku_arena.core.types import JsonDict
 from sudoku_arena.server.storage import GameRow, SeatRow
 
@@ -340,7 +340,7 @@ class LiveGame:
             key = (self.ply, json.dumps({**v, "observer": None}, sort_keys=True))
         svg = self._svgs.get(key)
         if svg is None:
-            svg = self.game.render_svg(v)
+            svg = entry_of(self.game).render_svg(v)
             self._svgs[key] = svg
         return svg
 

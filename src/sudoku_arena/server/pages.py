@@ -6,10 +6,9 @@ import html
 import importlib.resources
 import re
 from functools import lru_cache
-from typing import Any
 
 from sudoku_arena.core.params import ParamSpec
-from sudoku_arena.core.registry import game_class, load, registered_games
+from sudoku_arena.core.registry import entry, load, registered_games, spec_of
 from sudoku_arena.core.types import GameSpec, JsonDict
 
 WEB_PACKAGE = "sudoku_arena.web"
@@ -23,8 +22,7 @@ def web_file(name: str) -> str:
 
 def rules_markdown(game_id: str) -> str | None:
     """The game's README.md (its rules as implemented), or ``None`` if it has none."""
-    cls = game_class(game_id)
-    package = cls.__module__.rpartition(".")[0]
+    package = str(getattr(entry(game_id).rules, "__module__", "")).rpartition(".")[0]
     try:
         return importlib.resources.files(package).joinpath("README.md").read_text(encoding="utf-8")
     except (FileNotFoundError, ModuleNotFoundError, OSError):
@@ -189,7 +187,7 @@ def markdown_to_html(text: str) -> str:
 
 
 def rules_page(game_id: str) -> str | None:
-    spec: Any = game_class(game_id).spec
+    spec = spec_of(game_id)
     text = rules_markdown(game_id)
     if text is None:
         body = (

@@ -30,7 +30,7 @@ from typing import Any
 from sudoku_arena.core.errors import ArenaError, IllegalActionError
 from sudoku_arena.core.match import Match
 from sudoku_arena.core.record import Record, replay
-from sudoku_arena.core.registry import load
+from sudoku_arena.core.registry import entry_of, load
 
 
 class ConformanceError(AssertionError):
@@ -272,10 +272,10 @@ def _check_views(
                         f"{at}: legal actions of {obs} change under determinize",
                     )
                 report.tick("secrecy checks")
-        text = game.render_text(v)
+        text = entry_of(game).render_text(v)
         _require(isinstance(text, str) and bool(text), f"{at}: render_text drew nothing")
         if svg:
-            _check_svg(game, game.render_svg(v), at)
+            _check_svg(game, entry_of(game).render_svg(v), at)
             report.tick("SVG drawings checked")
 
 

@@ -19,6 +19,7 @@ from sudoku_arena.core.errors import IllegalActionError, NotationError, StateFor
 from sudoku_arena.core.match import Match
 from sudoku_arena.games.cat_sudoku.agents import GreedyAgent
 from sudoku_arena.games.cat_sudoku.game import NUM_ACTIONS, WILD, WRITE
+from sudoku_arena.games.cat_sudoku.render import render_svg, render_text
 from sudoku_arena.testing import check_game
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -113,7 +114,7 @@ def _writing_state() -> tuple:
 
 def test_svg_offers_two_click_writing() -> None:
     game, s = _writing_state()
-    svg = game.render_svg(game.view(s, 0))
+    svg = render_svg(game.view(s, 0))
     root = ET.fromstring(svg)
     assert root.tag.endswith("svg") and root.get("viewBox")
     selects = {el.get("data-select") for el in root.iter() if el.get("data-select")}
@@ -131,7 +132,7 @@ def test_svg_offers_two_click_writing() -> None:
     assert svg.count("repeats in its segment") == 6
     assert svg.count("part of a diagonal set") == 4
     # A spectator has nothing to click while two seats write.
-    assert "data-action" not in game.render_svg(game.view(s, None))
+    assert "data-action" not in render_svg(game.view(s, None))
 
 
 def test_svg_offers_the_wild_counter() -> None:
@@ -139,7 +140,7 @@ def test_svg_offers_the_wild_counter() -> None:
     s = play(game, [*rolls(1, 2, 3, 4), "1 r1c1", "2 r1c2", "3 r1c4", "4 r2c1"])
     s = play(game, rolls(1, 1, 2, 3), s)
     assert s.phase == WILD
-    root = ET.fromstring(game.render_svg(game.view(s, 0)))
+    root = ET.fromstring(render_svg(game.view(s, 0)))
     actions = {el.get("data-action") for el in root.iter() if el.get("data-action")}
     assert actions == set(legal(game, s, 0))
     selects = {el.get("data-select") for el in root.iter() if el.get("data-select")}
@@ -150,14 +151,14 @@ def test_svg_offers_the_wild_counter() -> None:
 
 def test_text_drawing_explains_the_score() -> None:
     game, s = _writing_state()
-    text = game.render_text(game.view(s, 0))
+    text = render_text(game.view(s, 0))
     assert "(1)" in text and "(1>" in text
     assert "circled: r1c1=1, r1c2=1, r2c1=1  -6" in text
     assert "diagonal set of 2 x 1: r1c2 r2c1  -2" in text
     assert "Dice: 2* 2* 5 6" in text
     assert "player 1 has to write: 5 6 wild wild" in text
-    assert "\x1b[" not in text and "\x1b[" in game.render_text(game.view(s, 0), color=True)
-    spectator = game.render_text(game.view(s, None))
+    assert "\x1b[" not in text and "\x1b[" in render_text(game.view(s, 0), color=True)
+    spectator = render_text(game.view(s, None))
     assert spectator.count("score so far") == 2
 
 

@@ -19,6 +19,7 @@ from sudoku_arena.core.match import Match
 from sudoku_arena.games.citadel import Citadel, CitadelState, from_diagram, to_diagram
 from sudoku_arena.games.citadel.agents import GreedyAgent
 from sudoku_arena.games.citadel.game import PLAY
+from sudoku_arena.games.citadel.render import render_svg, render_text
 from sudoku_arena.games.citadel.rules import END, NUM_ACTIONS
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -162,7 +163,7 @@ def test_diagram_round_trip_and_errors() -> None:
 def test_svg_selects_a_warrior_then_shows_its_targets() -> None:
     g = game()
     s = position(g, SEED_EXAMPLE, credits=3)
-    svg = g.render_svg(g.view(s, None))
+    svg = render_svg(g.view(s, None))
     root = ET.fromstring(svg)
     selects = {el.get("data-select") for el in root.iter() if el.get("data-select")}
     assert {"b13", "c12", "walls"} <= selects
@@ -175,7 +176,7 @@ def test_svg_selects_a_warrior_then_shows_its_targets() -> None:
     for _, a in targets:
         g.parse_action(a or "")
     s = play(g, s, ["b13-c13"])
-    root = ET.fromstring(g.render_svg(g.view(s, None)))
+    root = ET.fromstring(render_svg(g.view(s, None)))
     targets = {
         (el.get("data-from"), el.get("data-action")) for el in root.iter() if el.get("data-action")
     }
@@ -187,7 +188,7 @@ def test_svg_raze_targets_hang_on_the_razing_warrior() -> None:
     g = game(size=9)
     empty = ". . . . . . . . .\n"
     s = position(g, empty * 5 + ". . B # # . . . .\n. . B # # . . . .\n" + empty * 2, credits=1)
-    root = ET.fromstring(g.render_svg(g.view(s, None)))
+    root = ET.fromstring(render_svg(g.view(s, None)))
     razes = {
         (el.get("data-from"), el.get("data-action"))
         for el in root.iter()
@@ -199,27 +200,27 @@ def test_svg_raze_targets_hang_on_the_razing_warrior() -> None:
 def test_svg_offers_recruits_sieges_claims_and_citadel_sites() -> None:
     g = game(size=9)
     s = g.initial_state()
-    svg = g.render_svg(g.view(s, None))
+    svg = render_svg(g.view(s, None))
     assert svg.count('data-action="citadel ') == 9
     s = play(g, s, [f"citadel {c}" for c in ("c3", "e3", "g3", "c5", "e5", "g5", "c7", "e7", "g7")])
-    assert g.render_svg(g.view(s, None)).count('data-action="claim ') == 9
+    assert render_svg(g.view(s, None)).count('data-action="claim ') == 9
     s = setup_9x9(g)
-    svg = g.render_svg(g.view(s, None))
+    svg = render_svg(g.view(s, None))
     assert 'data-action="+e6"' in svg
     siege = position(g, "R B . . . . . . .\nB . . . . . . . .\n" + ". . . . . . . . .\n" * 7)
-    svg = g.render_svg(g.view(siege, None))
+    svg = render_svg(g.view(siege, None))
     assert 'data-action="siege a9"' in svg and "stroke-dasharray" in svg
 
 
 def test_text_shows_strengths_citadels_walls_and_status() -> None:
     g = game()
     s = position(g, SEED_EXAMPLE, credits=3)
-    text = g.render_text(g.view(s, None))
+    text = render_text(g.view(s, None))
     row13 = next(line for line in text.splitlines() if line.startswith("13 "))
     assert "B1" in row13 and "R1" in row13 and "[r ]" in row13
     assert "####" in text and "Walls: e11(1)" in text
     assert "3 credits" in text and "2 siege captures left" in text
-    colored = g.render_text(g.view(s, None), color=True)
+    colored = render_text(g.view(s, None), color=True)
     assert "\x1b[" in colored and "\x1b[" not in text
 
 

@@ -19,6 +19,7 @@ from sudoku_arena.core.match import Match
 from sudoku_arena.core.record import replay
 from sudoku_arena.games.sudoku_warriors.agents import GreedyAgent
 from sudoku_arena.games.sudoku_warriors.game import SudokuWarriors, SWState
+from sudoku_arena.games.sudoku_warriors.render import render_svg, render_text
 from sudoku_arena.games.sudoku_warriors.rules import NUM_ACTIONS, XD, YIELD
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -56,17 +57,17 @@ def test_view_shows_the_battle_panel(game: SudokuWarriors, b1_battle: SWState) -
     assert battle["scores"] == [7, 9] and battle["opening"] and battle["actor"] == SQUARE
     assert view["last"] == "h03" and view["spent"][0] is True
     assert view["hilltops"][3] == "square" and view["legal"][-1] == "yield"
-    text = game.render_text(view)
+    text = render_text(view)
     assert "Battle for b1 (capital r2c2): square 9, circle 7" in text
     assert "square to bid (opening bid: at most one village)" in text
     assert "circle may add: r1c5=7" in text
-    assert "\x1b[" not in text and "\x1b[" in game.render_text(view, color=True)
+    assert "\x1b[" not in text and "\x1b[" in render_text(view, color=True)
 
 
 def test_svg_places_on_hilltops(game: SudokuWarriors) -> None:
     s = play(game, game.initial_state(), ["h37", "h00"])
     view = game.view(s, None)
-    elements = svg_elements(game.render_svg(view))
+    elements = svg_elements(render_svg(view))
     actions = [e.get("data-action") for e in elements if e.get("data-action")]
     assert sorted(actions) == sorted(view["legal"]) and len(actions) == 98
     assert all(e.get("class") == "target" for e in elements if e.get("data-action"))
@@ -77,7 +78,7 @@ def test_svg_places_on_hilltops(game: SudokuWarriors) -> None:
 def test_svg_bids_select_then_complete(game: SudokuWarriors, b1_battle: SWState) -> None:
     s = play(game, b1_battle, ["bid r2c3"])  # circle must reach 12
     view = game.view(s, None)
-    elements = svg_elements(game.render_svg(view))
+    elements = svg_elements(render_svg(view))
     selects = {e.get("data-select") for e in elements if e.get("data-select")}
     assert selects == set(view["battle"]["eligible"][CIRCLE])
     on_board = {}
@@ -96,7 +97,7 @@ def test_svg_bids_select_then_complete(game: SudokuWarriors, b1_battle: SWState)
 
 def test_svg_battle_choice_on_the_provinces(game: SudokuWarriors) -> None:
     s = play(game, game.position(board(TWO_BATTLES), to_move=CIRCLE), ["h13"])
-    elements = svg_elements(game.render_svg(game.view(s, None)))
+    elements = svg_elements(render_svg(game.view(s, None)))
     actions = sorted(e.get("data-action") or "" for e in elements if e.get("data-action"))
     assert actions == ["battle b1", "battle b2"]
 
@@ -104,11 +105,11 @@ def test_svg_battle_choice_on_the_provinces(game: SudokuWarriors) -> None:
 def test_drawings_after_a_claim(game: SudokuWarriors, b1_battle: SWState) -> None:
     s = play(game, b1_battle, ["bid r2c3", "bid r2c1", "bid r3c4", "yield"])
     view = game.view(s, None)
-    text = game.render_text(view)
+    text = render_text(view)
     assert "║o5/│s3 │s4 ║" not in text  # r1c1 lost circle's warriors
     assert "│S7 │" in text  # the won capital r2c2 in upper case
     assert "Provinces   circle 0, square 1 (target 5)" in text
-    svg = game.render_svg(view)
+    svg = render_svg(view)
     svg_elements(svg)
     assert svg.count("<title>h00: X'd</title>") == 1
 
@@ -123,8 +124,8 @@ def test_view_at_the_end(game: SudokuWarriors) -> None:
     view = game.view(s, SQUARE)
     assert view["phase"] == "over" and view["to_move"] == [] and view["legal"] == []
     assert view["outcome"]["winners"] == [CIRCLE] and view["observer"] == SQUARE
-    assert "circle wins" in game.render_text(view)
-    svg_elements(game.render_svg(view))
+    assert "circle wins" in render_text(view)
+    svg_elements(render_svg(view))
 
 
 def test_dump_and_load(game: SudokuWarriors, b1_battle: SWState) -> None:

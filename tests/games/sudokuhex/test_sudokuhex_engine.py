@@ -12,8 +12,9 @@ import pytest
 from sudoku_arena.ai import make_agent
 from sudoku_arena.core import Match, load
 from sudoku_arena.core.errors import IllegalActionError, NotationError, StateFormatError
-from sudoku_arena.games.sudokuhex.agents import GreedyAgent
+from sudoku_arena.games.sudokuhex.agents import AGENTS, GreedyAgent
 from sudoku_arena.games.sudokuhex.game import SuDokuHex
+from sudoku_arena.games.sudokuhex.render import render_svg, render_text
 from sudoku_arena.grids.hex import parse_hex
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -112,7 +113,7 @@ def test_malformed_states_are_refused() -> None:
 def test_text_shows_board_hand_scores_and_pile() -> None:
     g = game()
     s = play(g, [*SETUP, "A0", "draw 5"])
-    text = g.render_text(g.view(s, 1))
+    text = render_text(g.view(s, 1))
     assert "[1]" in text and "[7]" in text  # starting tiles in brackets
     assert "(4)" in text  # the last tile
     assert "B2+" in text and "F5+" not in text  # legal hexes marked
@@ -120,10 +121,10 @@ def test_text_shows_board_hand_scores_and_pile() -> None:
     assert "Tiles left in the pile: 39" in text
     assert "Your turn (blue): 23 legal hexes for your 2" in text
     assert "Last tile: A0 scored 4" in text
-    red = g.render_text(g.view(s, 0))
+    red = render_text(g.view(s, 0))
     assert "+" not in red.split("\n\n")[0]  # nothing to click for red
     assert "your tile: 5" in red
-    coloured = g.render_text(g.view(s, 1), color=True)
+    coloured = render_text(g.view(s, 1), color=True)
     assert "\x1b[" in coloured and "\x1b[" not in text
 
 
@@ -131,7 +132,7 @@ def test_svg_legal_hexes_are_clickable_with_their_names() -> None:
     g = game()
     s = play(g, [*SETUP, "A0", "draw 5"])
     view = g.view(s, 1)
-    doc = g.render_svg(view)
+    doc = render_svg(view)
     root = ET.fromstring(doc)
     assert root.tag.endswith("svg") and root.get("viewBox")
     ns = "{http://www.w3.org/2000/svg}"
@@ -145,13 +146,13 @@ def test_svg_legal_hexes_are_clickable_with_their_names() -> None:
     assert b2.find(f"{ns}title").text == "put your 2 on B2: 1 point"  # type: ignore[union-attr]
     assert "starting tile 7" in doc and "Your tile" in doc and "Tiles left in the pile: 39" in doc
     # Red's drawing has nothing to click.
-    assert "data-action" not in g.render_svg(g.view(s, 0))
+    assert "data-action" not in render_svg(g.view(s, 0))
 
 
 def test_svg_shows_stones_for_laps() -> None:
     g = game()
     s = full_board_state(g, "A0", hands=[4, 0], scores=[125, 3], turn=0)
-    doc = g.render_svg(g.view(s, 1))
+    doc = render_svg(g.view(s, 1))
     assert doc.count("a stone: 60 points") == 2
     assert re.search(r"red: space 5, 2 stone", doc)
 
@@ -161,8 +162,8 @@ def test_end_is_drawn() -> None:
     s = full_board_state(g, "A0", hands=[4, 0], scores=[10, 20], turn=0)
     s = g.apply(s, parse_hex("A0"), 0)
     view = g.view(s, None)
-    assert "red wins with 28 points" in g.render_text(view)
-    assert "red wins with 28" in g.render_svg(view)
+    assert "red wins with 28 points" in render_text(view)
+    assert "red wins with 28" in render_svg(view)
 
 
 # -- greedy agent ---------------------------------------------------------------------------
@@ -182,7 +183,7 @@ def test_greedy_takes_the_best_immediate_score() -> None:
 
 def test_greedy_is_offered_by_the_game_and_beats_random() -> None:
     g = game()
-    assert "greedy" in g.agent_factories()
+    assert "greedy" in AGENTS
     wins = 0
     for seed in range(12):
         m = Match(g, seed=seed)

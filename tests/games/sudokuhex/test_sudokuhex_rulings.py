@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from sudoku_arena.core import load
 from sudoku_arena.core.errors import IllegalActionError, InvalidParameterError
 from sudoku_arena.games.sudokuhex.game import MAX_TOTAL_SCORE, SuDokuHex
+from sudoku_arena.games.sudokuhex.render import render_text
 from sudoku_arena.grids.hex import (
     HEX_NAMES,
     HONEYCOMB_HEXES,
@@ -346,7 +347,7 @@ def test_sh_5_laps_of_the_60_space_track_are_shown() -> None:
     s = g.apply(s, parse_hex("A0"), 0)
     v = g.view(s, 1)
     assert v["scores"] == [75, 125] and v["laps"] == [1, 2] and v["track"] == [15, 5]
-    text = g.render_text(v)
+    text = render_text(v)
     assert "red: 75 (1 lap + 15)" in text and "blue: 125 (2 laps + 5)" in text
 
 

@@ -16,6 +16,7 @@ import sudoku_arena
 from sudoku_arena.ai import make_agent
 from sudoku_arena.core.errors import IllegalActionError, NotationError, StateFormatError
 from sudoku_arena.games.tic_tac_sudoku.game import TicTacSudoku
+from sudoku_arena.games.tic_tac_sudoku.render import render_svg, render_text
 
 sys.path.insert(0, str(Path(__file__).parent))
 from helpers import play, position
@@ -75,16 +76,16 @@ def test_load_state_refuses_garbage(game: TicTacSudoku) -> None:
 
 def test_text_render_shows_symbols_map_and_scores(game: TicTacSudoku) -> None:
     s = play(game, ["r1c1", "r9c9", "r1c3"])
-    text = game.render_text(game.view(s, None))
+    text = render_text(game.view(s, None))
     assert "(4)" in text and "●" in text and "[9]" in text
     assert "circle (O): 0" in text and "To move: square" in text
-    assert "\x1b[" not in text and "\x1b[" in game.render_text(game.view(s, None), color=True)
+    assert "\x1b[" not in text and "\x1b[" in render_text(game.view(s, None), color=True)
 
 
 def test_svg_marks_every_legal_space_clickable(game: TicTacSudoku) -> None:
     s = play(game, ["r1c1", "r9c9"])
     v = game.view(s, 0)
-    root = ET.fromstring(game.render_svg(v))
+    root = ET.fromstring(render_svg(v))
     actions = sorted(el.get("data-action") or "" for el in root.iter() if el.get("data-action"))
     assert actions == sorted(v["legal"]) and actions
 

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
 
 from sudoku_arena.core.search import Budget, SearchHints
 from sudoku_arena.games.cat_sudoku.agents import GreedyAgent, plan_turn
@@ -112,7 +111,7 @@ def _prior(game: CatSudoku, s: CSState, p: int, actions: Sequence[int]) -> list[
     return out
 
 
-def search_hints(game: Any) -> SearchHints:
+def search_hints(game: CatSudoku) -> SearchHints:
     return SearchHints(
         levels={
             "easy": Budget(CANDIDATES, 0.3),

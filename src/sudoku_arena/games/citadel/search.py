@@ -29,7 +29,6 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
-from typing import Any
 
 from sudoku_arena.core.search import Budget, SearchHints
 from sudoku_arena.games.citadel.agents import GreedyAgent
@@ -118,7 +117,7 @@ def _rollout(game: Citadel, s: CitadelState, p: int, rng: random.Random) -> int:
     return legal[rng.randrange(len(legal))]
 
 
-def search_hints(game: Any) -> SearchHints:
+def search_hints(game: Citadel) -> SearchHints:
     return SearchHints(
         levels={
             "easy": Budget(60, 0.3),

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
 
 from sudoku_arena.core.search import Budget, SearchHints
 from sudoku_arena.games.sudoku_warriors.agents import _SOFTNESS, _Board
@@ -58,7 +57,7 @@ def evaluate(game: SudokuWarriors, s: SWState) -> Sequence[float]:
     return [w / total for w in weights]
 
 
-def search_hints(game: Any) -> SearchHints:
+def search_hints(game: SudokuWarriors) -> SearchHints:
     return SearchHints(
         levels={
             "easy": Budget(100, 0.3),

@@ -13,7 +13,6 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
-from typing import Any
 
 from sudoku_arena.core.search import Budget, SearchHints
 from sudoku_arena.games.sudokuhex.agents import expected_best
@@ -103,7 +102,7 @@ def _chance_key(game: SuDokuHex, s: HexState, outcome: int, observer: int) -> in
     return outcome
 
 
-def search_hints(game: Any) -> SearchHints:
+def search_hints(game: SuDokuHex) -> SearchHints:
     return SearchHints(
         levels={
             "easy": Budget(100, 0.3),

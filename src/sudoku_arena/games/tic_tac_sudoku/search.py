@@ -10,7 +10,6 @@ symbols that mark the map, and being stuck (TTS-8: a stuck player never moves ag
 from __future__ import annotations
 
 import math
-from typing import Any
 
 from sudoku_arena.core.search import Budget, SearchHints
 from sudoku_arena.games.tic_tac_sudoku.game import TicTacSudoku, TTSState
@@ -63,7 +62,7 @@ def evaluate(game: TicTacSudoku, s: TTSState) -> tuple[float, float]:
     return (v, 1.0 - v)
 
 
-def search_hints(game: Any) -> SearchHints:
+def search_hints(game: TicTacSudoku) -> SearchHints:
     return SearchHints(
         levels={
             "easy": Budget(150, 0.3),

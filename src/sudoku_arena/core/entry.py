@@ -1,0 +1,62 @@
+"""A game's one registration: its rules and the companions that sit on top of them.
+
+The rules engine (:class:`~sudoku_arena.core.protocol.Game`) knows only the rules. What
+the rest of the project needs besides (how to draw a view, which bots the game brings,
+what the search should know about it) is registered beside the rules in one typed
+:class:`GameEntry` per game, defined in the game package's ``entry.py``. Generic code
+asks the registry for the entry (``registry.entry_of(game)``) instead of asking the
+rules for drawings or bots, so a rules module never imports its renderer or its bots.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Generic, Protocol, TypeVar
+
+from sudoku_arena.core.agent import Agent
+from sudoku_arena.core.params import ParamValue
+from sudoku_arena.core.protocol import Game
+from sudoku_arena.core.search import SearchHints
+from sudoku_arena.core.types import GameSpec, JsonDict
+
+#: A game whose state and action types are chosen at run time (by id, from a record or
+#: a request). Generic code holds games this way; states and actions stay opaque to it.
+AnyGame = Game[Any, Any]
+
+G = TypeVar("G", bound=AnyGame)
+
+#: Builds the rules engine from resolved parameters (the game's class).
+RulesFactory = Callable[[dict[str, ParamValue]], G]
+
+
+class TextRenderer(Protocol):
+    """Draws a view as text for a terminal (ANSI colours when ``color``)."""
+
+    def __call__(self, view: JsonDict, *, color: bool = False) -> str: ...
+
+
+#: Draws a view as an SVG document; every element a person can click to act carries
+#: ``data-action`` with the action's notation, so one generic script plays every game.
+SvgRenderer = Callable[[JsonDict], str]
+
+#: Builds an agent: ``(game, seed)`` or ``(game, seed, arg=TEXT)`` for ``name:TEXT``.
+AgentFactory = Callable[..., Agent]
+
+
+@dataclass(frozen=True)
+class GameEntry(Generic[G]):
+    """Everything registered for one game.
+
+    ``spec`` says what the game is (the rules class's ``spec``); ``rules`` builds the
+    engine from resolved parameters; ``render_text`` and ``render_svg`` draw its views;
+    ``agents`` are the game's own bots by name (``"greedy"``); ``search_hints`` gives the
+    search its knowledge of the game (``None``: the search's defaults).
+    """
+
+    spec: GameSpec
+    rules: RulesFactory[G]
+    render_text: TextRenderer
+    render_svg: SvgRenderer
+    agents: Mapping[str, AgentFactory] = field(default_factory=dict)
+    search_hints: Callable[[G], SearchHints] | None = None

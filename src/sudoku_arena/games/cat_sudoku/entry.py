@@ -1,0 +1,18 @@
+"""Cat Sudoku as registered: the rules with their renderers, bots and search knowledge."""
+
+from __future__ import annotations
+
+from sudoku_arena.core.entry import GameEntry
+from sudoku_arena.games.cat_sudoku.agents import AGENTS
+from sudoku_arena.games.cat_sudoku.game import CatSudoku
+from sudoku_arena.games.cat_sudoku.render import render_svg, render_text
+from sudoku_arena.games.cat_sudoku.search import search_hints
+
+ENTRY: GameEntry[CatSudoku] = GameEntry(
+    spec=CatSudoku.spec,
+    rules=CatSudoku,
+    render_text=render_text,
+    render_svg=render_svg,
+    agents=AGENTS,
+    search_hints=search_hints,
+)

@@ -1,0 +1,18 @@
+"""Citadel as registered: the rules with their renderers, bots and search knowledge."""
+
+from __future__ import annotations
+
+from sudoku_arena.core.entry import GameEntry
+from sudoku_arena.games.citadel.agents import AGENTS
+from sudoku_arena.games.citadel.game import Citadel
+from sudoku_arena.games.citadel.render import render_svg, render_text
+from sudoku_arena.games.citadel.search import search_hints
+
+ENTRY: GameEntry[Citadel] = GameEntry(
+    spec=Citadel.spec,
+    rules=Citadel,
+    render_text=render_text,
+    render_svg=render_svg,
+    agents=AGENTS,
+    search_hints=search_hints,
+)

@@ -1,0 +1,18 @@
+"""Sudoku Warriors as registered: the rules with their renderers, bots and search knowledge."""
+
+from __future__ import annotations
+
+from sudoku_arena.core.entry import GameEntry
+from sudoku_arena.games.sudoku_warriors.agents import AGENTS
+from sudoku_arena.games.sudoku_warriors.game import SudokuWarriors
+from sudoku_arena.games.sudoku_warriors.render import render_svg, render_text
+from sudoku_arena.games.sudoku_warriors.search import search_hints
+
+ENTRY: GameEntry[SudokuWarriors] = GameEntry(
+    spec=SudokuWarriors.spec,
+    rules=SudokuWarriors,
+    render_text=render_text,
+    render_svg=render_svg,
+    agents=AGENTS,
+    search_hints=search_hints,
+)

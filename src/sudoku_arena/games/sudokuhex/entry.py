@@ -1,0 +1,18 @@
+"""SuDokuHex as registered: the rules with their renderers, bots and search knowledge."""
+
+from __future__ import annotations
+
+from sudoku_arena.core.entry import GameEntry
+from sudoku_arena.games.sudokuhex.agents import AGENTS
+from sudoku_arena.games.sudokuhex.game import SuDokuHex
+from sudoku_arena.games.sudokuhex.render import render_svg, render_text
+from sudoku_arena.games.sudokuhex.search import search_hints
+
+ENTRY: GameEntry[SuDokuHex] = GameEntry(
+    spec=SuDokuHex.spec,
+    rules=SuDokuHex,
+    render_text=render_text,
+    render_svg=render_svg,
+    agents=AGENTS,
+    search_hints=search_hints,
+)

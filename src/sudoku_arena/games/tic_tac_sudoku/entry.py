@@ -1,0 +1,18 @@
+"""Tic-Tac-Sudoku as registered: the rules with their renderers, bots and search knowledge."""
+
+from __future__ import annotations
+
+from sudoku_arena.core.entry import GameEntry
+from sudoku_arena.games.tic_tac_sudoku.agents import AGENTS
+from sudoku_arena.games.tic_tac_sudoku.game import TicTacSudoku
+from sudoku_arena.games.tic_tac_sudoku.render import render_svg, render_text
+from sudoku_arena.games.tic_tac_sudoku.search import search_hints
+
+ENTRY: GameEntry[TicTacSudoku] = GameEntry(
+    spec=TicTacSudoku.spec,
+    rules=TicTacSudoku,
+    render_text=render_text,
+    render_svg=render_svg,
+    agents=AGENTS,
+    search_hints=search_hints,
+)
