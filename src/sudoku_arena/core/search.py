@@ -1,17 +1,16 @@
 """Per-game search knowledge, as types: what a game may tell the generic search.
 
-The types live in ``core`` so that a game's ``search.py`` declares its knowledge without
-importing the AI layer above it (the MCTS in :mod:`sudoku_arena.ai.mcts` finds and reads
-it through :mod:`sudoku_arena.ai.hints`). The MCTS works on every game through the
-protocol alone.
-A game may make it faster and stronger by shipping a module ``search.py`` in its own
-package (``sudoku_arena/games/<pkg>/search.py``) that defines::
+The types live in ``core`` so that a game declares its knowledge without importing the
+AI layer above it. The MCTS (:mod:`sudoku_arena.ai.mcts`) works on every game through
+the protocol alone; a game makes it faster and stronger by registering, in its
+:class:`~sudoku_arena.core.entry.GameEntry`, a function::
 
     def search_hints(game) -> SearchHints: ...
 
-The module is found from the game class's package, never from the game's id, so a new
-game gains knowledge by adding that one file. Everything in :class:`SearchHints` is
-optional; :data:`DEFAULT_HINTS` is what a game without ``search.py`` gets.
+(by convention in the game package's ``search.py``). Everything in :class:`SearchHints`
+is optional; :data:`DEFAULT_HINTS` in :mod:`sudoku_arena.ai.hints` is what a game that
+declares nothing gets. The search turns the hints into strategy objects once, when it
+is built.
 
 Contracts of the callables (``game`` is the game object, ``s`` a state, ``p`` a seat):
 
@@ -124,7 +123,7 @@ class SearchHints:
     #: Decide at the root by rollout improvement with common random numbers instead
     #: of growing a tree: the prior's best ``root_candidates`` actions are compared by
     #: rollouts of ``rollout_action`` in the same sampled futures (see
-    #: ``MCTS._root_rollouts``). For games where the rollout policy is already strong
+    #: ``sudoku_arena.ai.mcts.root``). For games where the rollout policy is already strong
     #: and luck dwarfs the differences between moves (Cat Sudoku's dice).
     root_candidates: int | None = None
     #: Simultaneous phases: decoupled UCT instead of regret matching. Right when the

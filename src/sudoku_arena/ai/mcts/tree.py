@@ -1,0 +1,114 @@
+"""The search tree's nodes, the result of a search, and small shared helpers."""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from sudoku_arena.core.entry import AnyGame
+from sudoku_arena.core.types import MoveKind, ToMove
+
+TERMINAL = MoveKind.TERMINAL
+CHANCE = MoveKind.CHANCE
+#: A return at least this high is a win outright (a child that wins at once is played).
+WIN = 1.0 - 1e-9
+
+
+class Node:
+    """A tree node, reached from its parent by ``action`` taken by seat ``mover``.
+
+    ``mover`` is ``None`` for the root, chance outcomes and the node after a
+    simultaneous phase. ``w`` is the sum of ``mover``'s returns over the ``n``
+    simulations through this node; ``avail`` counts the simulations in which the node's
+    action was legal when its parent was visited (IS-MCTS and simultaneous phases).
+
+    ``state``/``tm`` are kept only when the tree is keyed by states (perfect
+    information); ``untried``/``kids`` serve those nodes, ``index`` the nodes whose
+    available actions change from one simulation to the next; ``private`` holds each
+    seat's own tree of a simultaneous phase and ``joint`` the nodes after it.
+    ``prior`` is the PUCT probability of the node's action and ``weight`` its raw prior
+    weight; ``regret``/``strat`` are the cumulative regret and strategy of regret
+    matching in simultaneous phases; ``decisive`` marks a child that wins at once;
+    ``repeat`` a child whose state repeats a position of the game.
+    """
+
+    __slots__ = (
+        "action",
+        "avail",
+        "decisive",
+        "index",
+        "joint",
+        "kids",
+        "mover",
+        "n",
+        "prior",
+        "private",
+        "regret",
+        "repeat",
+        "state",
+        "strat",
+        "tm",
+        "untried",
+        "w",
+        "weight",
+    )
+
+    def __init__(self, action: object = None, mover: int | None = None) -> None:
+        self.action = action
+        self.mover = mover
+        self.n = 0
+        self.w = 0.0
+        self.avail = 0
+        self.state: object = None
+        self.tm: ToMove | None = None
+        self.untried: list[object] | None = None
+        self.kids: list[Node] = []
+        self.index: dict[int, Node] = {}
+        self.decisive: Node | None = None
+        self.private: dict[int, Node] = {}
+        self.joint: dict[tuple[Node, ...], Node] = {}
+        self.regret = 0.0
+        self.strat = 0.0
+        self.prior = 0.0
+        self.weight = 0.0
+        self.repeat = False
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResult:
+    """What a search found: the chosen action and the root's statistics.
+
+    ``stats`` lists ``(action, visits, mean return for the searching seat)`` for every
+    root action that was tried, most visited first.
+    """
+
+    action: object
+    simulations: int
+    seconds: float
+    stats: tuple[tuple[object, int, float], ...]
+
+
+def softmax(weights: Sequence[float], temperature: float) -> list[float]:
+    top = max(weights)
+    e = [math.exp((w - top) / temperature) for w in weights]
+    total = sum(e)
+    return [x / total for x in e]
+
+
+def checked_step(game: AnyGame, s: object, a: object, p: int | None) -> object:
+    """The default step: the game's own validating ``apply``."""
+    return game.apply(s, a, p)
+
+
+def sample(outcomes: Sequence[tuple[object, Fraction | float]], rng: random.Random) -> object:
+    """One chance outcome drawn with its probability (one ``rng.random()`` call)."""
+    r = rng.random()
+    acc = 0.0
+    for action, prob in outcomes:
+        acc += float(prob)
+        if r < acc:
+            return action
+    return outcomes[-1][0]
