@@ -11,5 +11,6 @@ quiet .venv/bin/python -m pip install -q -e '.[dev]'
 .venv/bin/ruff check src tests scripts benchmarks
 .venv/bin/ruff format --check src tests scripts benchmarks
 .venv/bin/mypy --strict src/sudoku_arena
+.venv/bin/python scripts/count_any.py | tail -1
 .venv/bin/lint-imports --no-cache
 .venv/bin/python -m pytest -n 2 "$@"

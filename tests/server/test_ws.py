@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import socket
 import threading
 import time
 from typing import Any
@@ -12,6 +13,7 @@ from typing import Any
 import pytest
 from arena_helpers import LiveServer, Player, create
 from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
 
 from sudoku_arena.core.registry import entry_of, load, registered_games
 
@@ -340,15 +342,31 @@ def test_a_bot_in_a_simultaneous_phase_moves_whoever_acts_first(server: LiveServ
 
 def test_a_client_that_never_reads_is_let_go(server: LiveServer) -> None:
     """Errors pile up for a client that floods without reading: it is disconnected
-    instead of growing the server's memory."""
+    instead of growing the server's memory.
+
+    The client's socket gets a tiny receive buffer and its WebSocket library a queue of
+    one frame, so that "never reads" really stops the bytes at the client (otherwise
+    the kernel's buffers would absorb thousands of replies first, and whether the
+    server's queue overflows would depend on timing)."""
     made = create(server.url)
-    p = Player(server.ws_url, made["id"])
-    for _ in range(2000):
-        try:
-            p.ws.send("{not json")
-        except ConnectionClosed:
-            break
-    with pytest.raises(ConnectionClosed):
-        for _ in range(1000):
-            p.recv(timeout=5)
+    host, port = server.url.removeprefix("http://").split(":")
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.connect((host, int(port)))
+    with connect(f"{server.ws_url}/ws/{made['id']}", sock=sock, max_queue=1) as ws:
+        ws.send(json.dumps({"type": "hello", "tokens": []}))
+        closed = False
+        for _ in range(50_000):
+            try:
+                ws.send("{not json")
+            except ConnectionClosed:
+                closed = True
+                break
+        if not closed:  # the server let go while the last sends were in flight
+            with pytest.raises(ConnectionClosed):
+                for _ in range(100_000):
+                    ws.recv(timeout=10)
+    deadline = time.monotonic() + 10
+    while server.arena.clients.get(made["id"]) and time.monotonic() < deadline:
+        time.sleep(0.05)
     assert not server.arena.clients.get(made["id"])

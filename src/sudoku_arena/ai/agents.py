@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any
 
 from sudoku_arena.ai.hints import LEVELS
 from sudoku_arena.ai.mcts import MCTSAgent, level_factory
 from sudoku_arena.core.agent import Agent
-from sudoku_arena.core.entry import AgentFactory, AnyGame
+from sudoku_arena.core.entry import AgentFactory
 from sudoku_arena.core.errors import ArenaError, UnknownGameError
+from sudoku_arena.core.protocol import AnyGame
 from sudoku_arena.core.registry import entry_of
 
 
@@ -28,10 +28,10 @@ class RandomAgent:
 
     name = "random"
 
-    def __init__(self, game: Any = None, seed: int | None = None) -> None:
+    def __init__(self, game: AnyGame | None = None, seed: int | None = None) -> None:
         self._rng = random.Random(seed)
 
-    def act(self, game: Any, state: Any, player: int) -> Any:
+    def act(self, game: AnyGame, state: object, player: int) -> object:
         return self._rng.choice(list(game.legal_actions(state, player)))
 
 
@@ -55,12 +55,12 @@ def _own_agents(game: AnyGame) -> Mapping[str, AgentFactory]:
         return {}
 
 
-def agent_names(game: Any) -> list[str]:
+def agent_names(game: AnyGame) -> list[str]:
     """The agent names usable with ``game``."""
     return sorted(set(_GENERIC) | set(_own_agents(game)))
 
 
-def make_agent(spec: str, game: Any, seed: int | None = None) -> Agent:
+def make_agent(spec: str, game: AnyGame, seed: int | None = None) -> Agent:
     """The agent called ``spec`` (``random``, ``greedy``, ``name:arg``) for ``game``."""
     name, _, arg = spec.strip().partition(":")
     name = name.lower()

@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from sudoku_arena.core.entry import AnyGame
 from sudoku_arena.core.errors import UnknownGameError
+from sudoku_arena.core.protocol import AnyGame
 from sudoku_arena.core.registry import entry_of
 from sudoku_arena.core.search import (
     LEVELS,

@@ -22,10 +22,11 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
-from typing import Any
 
 from sudoku_arena.ai.agents import make_agent
 from sudoku_arena.core.match import Match, load_seeded
+from sudoku_arena.core.params import ParamValue
+from sudoku_arena.core.types import JsonDict
 
 Z95 = 1.959963984540054
 
@@ -35,7 +36,7 @@ class GameJob:
     """One game to play: which board, and which agent sits in which seat."""
 
     game_id: str
-    params: tuple[tuple[str, Any], ...]
+    params: tuple[tuple[str, ParamValue], ...]
     index: int
     seed: int
     seats: tuple[int, ...]  # seats[s] = index of the agent in seat s
@@ -55,7 +56,7 @@ class GameResult:
     times: tuple[tuple[float, ...], ...]  # seconds per decision, by agent index
     seconds: float
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonDict:
         return {
             "index": self.index,
             "seed": self.seed,
@@ -68,7 +69,7 @@ class GameResult:
         }
 
     @staticmethod
-    def from_json(data: dict[str, Any]) -> GameResult:
+    def from_json(data: JsonDict) -> GameResult:
         return GameResult(
             index=int(data["index"]),
             seed=int(data["seed"]),
@@ -86,7 +87,7 @@ def jobs(
     players: Sequence[str],
     games: int,
     *,
-    params: dict[str, Any] | None = None,
+    params: JsonDict | None = None,
     seed: int = 0,
     start: int = 0,
 ) -> list[GameJob]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib.metadata
 import os
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, NoReturn
 
 import typer
 from rich.console import Console
@@ -14,6 +14,8 @@ from rich.text import Text
 from sudoku_arena.core.errors import ArenaError, InvalidParameterError
 from sudoku_arena.core.match import load_seeded
 from sudoku_arena.core.params import parse_param_text
+from sudoku_arena.core.protocol import AnyGame
+from sudoku_arena.core.types import JsonDict
 
 app = typer.Typer(
     name="sudoku-arena",
@@ -63,9 +65,9 @@ def check_output(path: Path, option: str) -> None:
         fail(f"{option} {path}: the folder {folder} is not writable")
 
 
-def game_params(items: list[str] | None, extra: dict[str, Any] | None = None) -> dict[str, Any]:
+def game_params(items: list[str] | None, extra: JsonDict | None = None) -> JsonDict:
     """``--param NAME=VALUE`` items as a dict; ``NAME=@FILE`` reads the file's text."""
-    params: dict[str, Any] = dict(parse_param_text(items or []))
+    params: JsonDict = dict(parse_param_text(items or []))
     for name, value in list(params.items()):
         if isinstance(value, str) and value.startswith("@"):
             params[name] = read_text_param(name, value[1:])
@@ -84,7 +86,7 @@ def read_text_param(name: str, path: str) -> str:
         raise InvalidParameterError(f"{name}: cannot read {path}: {exc.strerror}") from None
 
 
-def load_game(game_id: str, params: dict[str, Any], seed: int) -> Any:
+def load_game(game_id: str, params: JsonDict, seed: int) -> AnyGame:
     """Load a game to be played from ``seed`` (generated parameters from its public
     part, see ``core.match.load_seeded``) or exit with the error's message."""
     try:

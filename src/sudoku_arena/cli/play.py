@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 from rich.text import Text
@@ -29,6 +29,7 @@ from sudoku_arena.core.errors import ArenaError
 from sudoku_arena.core.match import LogEntry, Match
 from sudoku_arena.core.record import write_records
 from sudoku_arena.core.registry import entry_of
+from sudoku_arena.core.types import JsonDict
 
 HUMAN = "human"
 
@@ -126,7 +127,7 @@ def play(
     """Play a game in the terminal against bots or with people on one screen."""
     names = parse_players(players)
     try:
-        extra: dict[str, Any] = {"grid": grid, "players": len(names)}
+        extra: JsonDict = {"grid": grid, "players": len(names)}
         if sheet is not None:
             extra["sheet"] = read_text_param("--sheet", str(sheet))
         params = game_params(param, extra)

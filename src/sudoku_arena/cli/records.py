@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import statistics
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 from rich.markup import escape
@@ -28,6 +28,7 @@ from sudoku_arena.core.errors import ArenaError, RecordError
 from sudoku_arena.core.match import Match
 from sudoku_arena.core.record import Record, replay, scan_records, write_records
 from sudoku_arena.core.registry import entry_of
+from sudoku_arena.core.types import JsonDict
 from sudoku_arena.core.verify import verify_record
 
 
@@ -49,7 +50,7 @@ def selfplay(
     """
     names = parse_players(players)
     try:
-        extra: dict[str, Any] = {"grid": grid, "players": len(names)}
+        extra: JsonDict = {"grid": grid, "players": len(names)}
         if sheet is not None:
             extra["sheet"] = read_text_param("--sheet", str(sheet))
         params = game_params(param, extra)

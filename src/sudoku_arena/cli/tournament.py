@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -13,6 +13,7 @@ from sudoku_arena.ai import make_agent
 from sudoku_arena.ai.tournament import GameResult, Summary, jobs, run_games, summarise
 from sudoku_arena.cli.app import app, console, fail, game_params, load_game, parse_players
 from sudoku_arena.core.errors import ArenaError
+from sudoku_arena.core.types import JsonDict
 
 
 def _pct(x: float) -> str:
@@ -78,7 +79,7 @@ def tournament(
     """
     names = parse_players(players)
     try:
-        params: dict[str, Any] = game_params(param, {"players": len(names)})
+        params: JsonDict = game_params(param, {"players": len(names)})
     except ArenaError as exc:
         fail(str(exc))
     g = load_game(game, params, seed)

@@ -4,7 +4,7 @@ Everything here depends on the standard library only, so the rules engines stay 
 """
 
 from sudoku_arena.core.agent import Agent
-from sudoku_arena.core.entry import AnyGame, GameEntry
+from sudoku_arena.core.entry import GameEntry
 from sudoku_arena.core.errors import (
     ArenaError,
     IllegalActionError,
@@ -19,7 +19,7 @@ from sudoku_arena.core.errors import (
 )
 from sudoku_arena.core.match import LogEntry, Match
 from sudoku_arena.core.params import ParamSpec
-from sudoku_arena.core.protocol import Game
+from sudoku_arena.core.protocol import AnyGame, Game
 from sudoku_arena.core.record import Record, read_records, replay, write_records
 from sudoku_arena.core.registry import (
     entry_of,

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import ClassVar, Generic, TypeVar
 
-from sudoku_arena.core.errors import IllegalActionError, NotationError
+from sudoku_arena.core.errors import IllegalActionError, InvalidParameterError, NotationError
 from sudoku_arena.core.params import ParamValue
 from sudoku_arena.core.types import GameSpec, Outcome, ToMove
 
@@ -38,6 +38,13 @@ class BaseGame(Generic[S, A]):
     @property
     def num_players(self) -> int:
         return self._num_players
+
+    def int_param(self, name: str, default: int) -> int:
+        """The integer parameter ``name`` (``default`` when it was not given)."""
+        value = self._params.get(name, default)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise InvalidParameterError(f"{name} must be a whole number, not {value!r}")
+        return value
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self._params!r})"

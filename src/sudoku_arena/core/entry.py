@@ -12,17 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Generic, Protocol, TypeVar
 
 from sudoku_arena.core.agent import Agent
 from sudoku_arena.core.params import ParamValue
-from sudoku_arena.core.protocol import Game
+from sudoku_arena.core.protocol import AnyGame
 from sudoku_arena.core.search import SearchHints
 from sudoku_arena.core.types import GameSpec, JsonDict
-
-#: A game whose state and action types are chosen at run time (by id, from a record or
-#: a request). Generic code holds games this way; states and actions stay opaque to it.
-AnyGame = Game[Any, Any]
 
 G = TypeVar("G", bound=AnyGame)
 

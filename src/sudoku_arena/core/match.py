@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from sudoku_arena.core.agent import Agent
 from sudoku_arena.core.errors import (
@@ -29,9 +29,12 @@ from sudoku_arena.core.fairness import (
     public_seed,
     secret_from_seed,
 )
-from sudoku_arena.core.protocol import Game
+from sudoku_arena.core.protocol import AnyGame
 from sudoku_arena.core.registry import load
 from sudoku_arena.core.types import Outcome, ToMove
+
+if TYPE_CHECKING:  # record.py imports this module
+    from sudoku_arena.core.record import Record
 
 #: Format version of records written by this code (see ``record.py``); records of
 #: format 1 (no commitment, chance from ``random.Random(seed)``) are still read.
@@ -52,18 +55,18 @@ class Pending:
     """What an action would add, checked but not yet part of the match."""
 
     entries: list[LogEntry]
-    states: list[Any]
+    states: list[object]
     outcome: Outcome | None
 
 
-def load_seeded(game_id: str, seed: int, **params: object) -> Game[Any, Any]:
+def load_seeded(game_id: str, seed: int, **params: object) -> AnyGame:
     """Load ``game_id`` for a game played from ``seed``: generated parameters (the
     Sudoku grid) come from the public seed, never from the chance secret."""
-    game: Game[Any, Any] = load(game_id, seed=public_seed(seed), **params)
+    game: AnyGame = load(game_id, seed=public_seed(seed), **params)
     return game
 
 
-def sample_chance(game: Game[Any, Any], state: Any, rng: random.Random) -> Any:
+def sample_chance(game: AnyGame, state: object, rng: random.Random) -> object:
     """Draw one chance outcome of ``state`` from a plain generator (simulations and
     benchmarks; matches draw from their committed secret instead)."""
     outcomes = game.chance_outcomes(state)
@@ -90,7 +93,7 @@ class Match:
 
     def __init__(
         self,
-        game: Game[Any, Any],
+        game: AnyGame,
         *,
         seed: int | None = None,
         players: Sequence[str] | None = None,
@@ -114,7 +117,7 @@ class Match:
         )
         if len(self.players) != n:
             raise ValueError(f"{len(self.players)} player names given for {n} seats")
-        self._states: list[Any] = [game.initial_state()]
+        self._states: list[object] = [game.initial_state()]
         self._log: list[LogEntry] = []
         if log:
             self.extend(log)
@@ -158,7 +161,7 @@ class Match:
     # -- reading --------------------------------------------------------------------------
 
     @property
-    def state(self) -> Any:
+    def state(self) -> object:
         return self._states[-1]
 
     @property
@@ -167,7 +170,7 @@ class Match:
         return tuple(self._log)
 
     @property
-    def states(self) -> tuple[Any, ...]:
+    def states(self) -> tuple[object, ...]:
         """Every state so far: ``states[k]`` is the state before ply ``k`` (a copy)."""
         return tuple(self._states)
 
@@ -177,7 +180,7 @@ class Match:
         return self._log
 
     @property
-    def history(self) -> Sequence[Any]:
+    def history(self) -> Sequence[object]:
         """The states as a live read-only view (no copy; it grows with the match)."""
         return self._states
 
@@ -265,7 +268,7 @@ class Match:
         """
         game = self.game
         state = self.state
-        states: list[Any] = []
+        states: list[object] = []
         for k, e in enumerate(entries):
             ply = self.ply + k
             if e.ply != ply:
@@ -286,7 +289,7 @@ class Match:
         self.chance.add_client_seed(cs)
         return cs
 
-    def agent_state(self, player: int) -> Any:
+    def agent_state(self, player: int) -> object:
         """The state an agent for ``player`` may look at: determinised when hidden."""
         if self.game.spec.hidden_information:
             rng = random.Random(self.chance.bot_seed(player, self.ply, "determinize"))
@@ -347,7 +350,7 @@ class Match:
 
     # -- records --------------------------------------------------------------------------
 
-    def record(self, *, reveal: bool | None = None) -> Any:
+    def record(self, *, reveal: bool | None = None) -> Record:
         """The game so far as a :class:`~sudoku_arena.core.record.Record`.
 
         The chance secret is in it when ``reveal`` (by default: once the game is over,

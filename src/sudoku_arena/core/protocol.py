@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import ClassVar, Protocol, TypeVar, runtime_checkable
+from typing import Any, ClassVar, Protocol, TypeAlias, TypeVar, runtime_checkable
 
 from sudoku_arena.core.params import ParamValue
 from sudoku_arena.core.types import GameSpec, JsonDict, Outcome, ToMove
@@ -150,3 +150,11 @@ class Game(Protocol[S, A]):
     def load_state(self, data: JsonDict) -> S:
         """The state dumped as ``data``; raises ``StateFormatError`` when malformed."""
         ...
+
+
+#: A game whose state and action types are chosen at run time (by id, from a record or
+#: a request). Generic code (the match runner, the search, the server) holds games this
+#: way: their methods are checked, their states and actions stay opaque and are only
+#: handed back to the game that made them. ``Any`` rather than ``object`` for those:
+#: each game's precisely typed functions must fit the generic slots.
+AnyGame: TypeAlias = Game[Any, Any]

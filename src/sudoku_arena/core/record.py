@@ -27,7 +27,7 @@ import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO
 
 from sudoku_arena.core.errors import (
     ArenaError,
@@ -37,6 +37,7 @@ from sudoku_arena.core.errors import (
 from sudoku_arena.core.fairness import ClientSeed
 from sudoku_arena.core.match import RECORD_FORMAT, LogEntry
 from sudoku_arena.core.params import ParamValue
+from sudoku_arena.core.protocol import AnyGame
 from sudoku_arena.core.registry import build
 from sudoku_arena.core.types import JsonDict, Outcome
 
@@ -184,10 +185,10 @@ class Record:
 
 #: Called before a recorded chance outcome is applied: ``(game, state, entry)``; raises
 #: ``ReplayMismatchError`` if the outcome is not the one chance gave.
-ChanceCheck = Callable[[Any, Any, LogEntry], None]
+ChanceCheck = Callable[[AnyGame, object, LogEntry], None]
 
 
-def replay(record: Record, check_chance: ChanceCheck | None = None) -> tuple[Any, list[Any]]:
+def replay(record: Record, check_chance: ChanceCheck | None = None) -> tuple[AnyGame, list[object]]:
     """Re-apply every action of ``record``; return the game and the list of states.
 
     Raises :class:`ReplayMismatchError` at the first ply that does not replay (wrong

@@ -15,9 +15,10 @@ import importlib
 import random
 from collections.abc import Mapping
 
-from sudoku_arena.core.entry import AnyGame, GameEntry
+from sudoku_arena.core.entry import GameEntry
 from sudoku_arena.core.errors import UnknownGameError
 from sudoku_arena.core.params import resolve_params
+from sudoku_arena.core.protocol import AnyGame
 from sudoku_arena.core.types import GameSpec, JsonDict
 
 _BUILTIN: dict[str, str] = {

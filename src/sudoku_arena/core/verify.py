@@ -9,11 +9,11 @@ is revealed every chance outcome is derived again from it (see
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from sudoku_arena.core.errors import RecordError
 from sudoku_arena.core.fairness import SCHEME, ChanceSource, commitment, secret_from_seed
 from sudoku_arena.core.match import LogEntry
+from sudoku_arena.core.protocol import AnyGame
 from sudoku_arena.core.record import Record, replay
 from sudoku_arena.core.registry import spec_of
 
@@ -67,7 +67,7 @@ def verify_record(record: Record) -> Verified:
     if record.seed is not None and secret != secret_from_seed(record.seed):
         raise VerifyError(None, f"the secret is not the one seed {record.seed} gives")
 
-    def check(game: Any, before: Any, entry: LogEntry) -> None:
+    def check(game: AnyGame, before: object, entry: LogEntry) -> None:
         expected = game.format_action(source.draw(entry.ply, game.chance_outcomes(before)))
         if expected != entry.action:
             raise VerifyError(

@@ -12,7 +12,6 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import Any
 
 import swagger_ui_bundle  # type: ignore[import-untyped]  # ships no type hints
 from fastapi import FastAPI, Request
@@ -26,6 +25,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from sudoku_arena.core.errors import ArenaError, UnknownGameError
 from sudoku_arena.core.registry import entry_of, spec_of
+from sudoku_arena.core.types import JsonDict
 from sudoku_arena.server.arena import BOT, HUMAN, Arena, SeatSpec
 from sudoku_arena.server.bots import BotRunner
 from sudoku_arena.server.fanout import RedisFanout
@@ -79,7 +79,7 @@ class ApiError(Exception):
         self.message = message
 
 
-def error_body(code: str, message: str) -> dict[str, Any]:
+def error_body(code: str, message: str) -> JsonDict:
     return {"error": {"code": code, "message": message}}
 
 
@@ -97,7 +97,7 @@ _STATUS_OF = {
 
 
 #: Documented error answers (the project's error shape).
-_ERRORS: dict[int | str, dict[str, Any]] = {
+_ERRORS: dict[int | str, JsonDict] = {
     code: {"model": ErrorResponse} for code in (400, 403, 404, 409, 422, 503)
 }
 
@@ -185,9 +185,9 @@ def _static(name: str, media: str) -> Response:
     )
 
 
-def _split_state(text: str) -> dict[str, Any]:
+def _split_state(text: str) -> JsonDict:
     head, _, svg = text.partition("\n")
-    data: dict[str, Any] = json.loads(head)
+    data: JsonDict = json.loads(head)
     data["svg"] = svg
     return data
 
@@ -372,7 +372,7 @@ def create_app(config: ServerConfig | None = None, *, arena: Arena | None = None
     # -- API: games --------------------------------------------------------------------------
 
     @app.get("/api/games")
-    async def list_games() -> list[dict[str, Any]]:
+    async def list_games() -> list[JsonDict]:
         """Every registered game with its options and bot names."""
         return games_json()
 
@@ -410,7 +410,7 @@ def create_app(config: ServerConfig | None = None, *, arena: Arena | None = None
                 "(sudoku-arena play --seed N) or the library. A seat may add randomness "
                 "of its own with seats[i].client_seed.",
             )
-        params: dict[str, Any] = dict(body.params)
+        params: JsonDict = dict(body.params)
         seats_in = body.seats
         if seats_in is None:
             n = params.get("players", spec_of(body.game).min_players)

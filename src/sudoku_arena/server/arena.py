@@ -128,7 +128,7 @@ class Client:
             self._out.append(None)
             self._wake.set()
 
-    def ack(self, seat: int, msg_id: Any, ply: int, next_ply: int) -> None:
+    def ack(self, seat: int, msg_id: object, ply: int, next_ply: int) -> None:
         """Acknowledge a stored action of ``seat``: the ``ack`` field of the next
         position sent for that seat (one frame, not two), else an ``ack`` message."""
         self._acks.append((seat, {"id": msg_id, "ply": ply, "next_ply": next_ply}))
@@ -340,7 +340,7 @@ class Arena:
     async def create(
         self,
         game_id: str,
-        params: dict[str, Any],
+        params: JsonDict,
         seats: Sequence[SeatSpec],
         *,
         mode: str = "invite",

@@ -17,13 +17,13 @@ import multiprocessing
 from collections.abc import Hashable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from functools import lru_cache
-from typing import Any
 
+from sudoku_arena.core.protocol import AnyGame
 from sudoku_arena.core.types import JsonDict
 
 
 @lru_cache(maxsize=64)
-def _game(game_id: str, params_json: str) -> Any:
+def _game(game_id: str, params_json: str) -> AnyGame:
     from sudoku_arena.core.registry import load
 
     return load(game_id, **json.loads(params_json))

@@ -15,9 +15,12 @@ import json
 import logging
 import uuid
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from sudoku_arena.core.types import JsonDict
+
+if TYPE_CHECKING:  # redis is imported when fan-out starts, not with the server
+    from redis.asyncio import Redis
 
 log = logging.getLogger("sudoku_arena.server")
 
@@ -31,7 +34,7 @@ class RedisFanout:
         self.url = url
         self.channel = channel
         self.origin = uuid.uuid4().hex
-        self._redis: Any = None
+        self._redis: Redis | None = None
         self._task: asyncio.Task[None] | None = None
         self._sender: asyncio.Task[None] | None = None
         self._outbox: asyncio.Queue[str] = asyncio.Queue()
@@ -56,6 +59,11 @@ class RedisFanout:
             await self._redis.aclose()
             self._redis = None
 
+    def _client(self) -> Redis:
+        if self._redis is None:
+            raise RuntimeError("fan-out is not started")
+        return self._redis
+
     def publish(self, event: JsonDict) -> None:
         """Queue ``event``; one task sends the queue in order, many per round trip."""
         if self._redis is None:
@@ -68,7 +76,7 @@ class RedisFanout:
             while not self._outbox.empty() and len(batch) < 500:
                 batch.append(self._outbox.get_nowait())
             try:
-                pipe = self._redis.pipeline(transaction=False)
+                pipe = self._client().pipeline(transaction=False)
                 for data in batch:
                     pipe.publish(self.channel, data)
                 await pipe.execute()
@@ -81,7 +89,7 @@ class RedisFanout:
     async def _listen(self, handler: Handler) -> None:
         while True:
             try:
-                pubsub = self._redis.pubsub()
+                pubsub = self._client().pubsub()
                 await pubsub.subscribe(self.channel)
                 self._ready.set()
                 async for message in pubsub.listen():

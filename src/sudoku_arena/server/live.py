@@ -27,13 +27,13 @@ import json
 import time
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
 
 import orjson
 
 from sudoku_arena.core.errors import ArenaError, IllegalActionError, ReplayMismatchError
 from sudoku_arena.core.fairness import ClientSeed, secret_from_seed
 from sudoku_arena.core.match import LogEntry, Match, Pending
+from sudoku_arena.core.protocol import AnyGame
 from sudoku_arena.core.registry import build, entry_of
 from sudoku_arena.core.types import JsonDict
 from sudoku_arena.server.storage import GameRow, SeatRow
@@ -75,7 +75,9 @@ class GameUnavailable(Exception):
 class LiveGame:
     """A game's committed history and the messages observers get about it."""
 
-    def __init__(self, row: GameRow, game: Any = None, *, read_only: str | None = None) -> None:
+    def __init__(
+        self, row: GameRow, game: AnyGame | None = None, *, read_only: str | None = None
+    ) -> None:
         """Rebuild the game stored as ``row`` by replaying its log (which checks every
         stored action); ``game`` (already built from ``row``'s parameters, as when it
         was just created) saves loading it again. A game opened ``read_only`` (with the
@@ -108,7 +110,7 @@ class LiveGame:
             raise
         except ArenaError as exc:
             raise ReplayMismatchError(0, f"the stored game cannot be set up: {exc}") from None
-        self.game: Any = game
+        self.game: AnyGame = game
         self.spec = game.spec
         self._shared_views = not (game.spec.hidden_information or game.spec.simultaneous)
         self.status = row.status
@@ -129,11 +131,11 @@ class LiveGame:
         return self.match.ply
 
     @property
-    def state(self) -> Any:
+    def state(self) -> object:
         return self.match.state
 
     @property
-    def states(self) -> Sequence[Any]:
+    def states(self) -> Sequence[object]:
         return self.match.history
 
     @property
@@ -169,7 +171,7 @@ class LiveGame:
             return []
         return [p for p in self.to_move() if self.seats[p].kind == "bot"]
 
-    def bot_due(self, state: Any) -> bool:
+    def bot_due(self, state: object) -> bool:
         """Whether a bot is to move in ``state`` (stored with each action, so that a
         process opens at start only the games whose bots must move)."""
         tm = self.game.to_move(state)

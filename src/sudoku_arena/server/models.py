@@ -8,18 +8,19 @@ JSON, which the engines define; they are typed here as JSON objects.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 from sudoku_arena.core.fairness import MAX_CLIENT_SEED
+from sudoku_arena.core.types import JsonDict
 
 #: The longest action text accepted (notation is short; this bounds garbage).
 MAX_ACTION = 200
 #: The most seat tokens one request may carry (a hot-seat game's seats).
 MAX_TOKENS = 8
 
-JsonObject = dict[str, Any]
+JsonObject = JsonDict
 ParamValue = str | int | bool | None
 
 
@@ -51,7 +52,7 @@ class CreateMatchRequest(_Strict):
         default=None, min_length=1, max_length=8, description="one entry per seat (default: people)"
     )
     mode: Literal["invite", "hotseat"] = "invite"
-    seed: Any = Field(
+    seed: object = Field(
         default=None,
         description="refused: online chance comes from a secret the server commits to",
     )

@@ -26,17 +26,17 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Any
 
 import orjson
 from starlette.types import Receive, Scope, Send
 
+from sudoku_arena.core.types import JsonDict
 from sudoku_arena.server.arena import Arena, Client
 from sudoku_arena.server.live import ActionRefused, GameUnavailable, LiveGame
 from sudoku_arena.server.models import MAX_ACTION, MAX_TOKENS
 
 
-def ws_error(code: str, message: str, msg_id: Any = None) -> str:
+def ws_error(code: str, message: str, msg_id: object = None) -> str:
     return json.dumps({"type": "error", "code": code, "message": message, "id": msg_id})
 
 
@@ -152,9 +152,7 @@ async def _hello(arena: Arena, lg: LiveGame, client: Client, tokens: object) -> 
     client.resync()
 
 
-async def _act(
-    arena: Arena, lg: LiveGame, client: Client, data: dict[str, Any], msg_id: Any
-) -> None:
+async def _act(arena: Arena, lg: LiveGame, client: Client, data: JsonDict, msg_id: object) -> None:
     seat = data.get("seat")
     ply = data.get("ply")
     action = data.get("action")

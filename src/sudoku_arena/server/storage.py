@@ -26,7 +26,6 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from sqlalchemy import (
     BigInteger,
@@ -48,8 +47,12 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.engine import RowMapping
+from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.pool import ConnectionPoolEntry
 
+from sudoku_arena.core.types import JsonDict
 from sudoku_arena.server import migrations
 
 log = logging.getLogger("sudoku_arena.server")
@@ -151,12 +154,12 @@ class GameRow:
     id: str
     game: str
     game_version: str
-    params: dict[str, Any]
+    params: JsonDict
     seed: int
     players: list[str]
     mode: str
     status: str
-    outcome: dict[str, Any] | None
+    outcome: JsonDict | None
     rematch: str | None
     rematch_of: str | None
     created: float
@@ -164,7 +167,7 @@ class GameRow:
     seats: list[SeatRow] = field(default_factory=list)
     actions: list[tuple[int, int | None, str]] = field(default_factory=list)
     secret: str | None = None  # hex; None only in games stored before commitments
-    client_seeds: list[dict[str, Any]] = field(default_factory=list)
+    client_seeds: list[JsonDict] = field(default_factory=list)
     bot_to_move: bool | None = None
     problem: str | None = None
 
@@ -181,12 +184,12 @@ class CreateGame:
 class AppendActions:
     game_id: str
     entries: Sequence[tuple[int, int | None, str]]  # (ply, actor, action)
-    outcome: dict[str, Any] | None = None  # set when these actions end the game
+    outcome: JsonDict | None = None  # set when these actions end the game
     bot_to_move: bool | None = None  # None: unchanged
     #: The client seeds the chance in ``entries`` was drawn with (games with chance):
     #: the write is refused as a conflict if the stored ones differ (another process
     #: took a seed meanwhile), so no draw is ever stored under the wrong seeds.
-    seeds: list[dict[str, Any]] | None = None
+    seeds: list[JsonDict] | None = None
 
 
 @dataclass(slots=True)
@@ -211,7 +214,7 @@ class SetClientSeeds:
     a seed never takes effect in the past)."""
 
     game_id: str
-    client_seeds: list[dict[str, Any]]
+    client_seeds: list[JsonDict]
     ply: int
 
 
@@ -242,7 +245,7 @@ def make_engine(url: str) -> Engine:
         )
 
         @event.listens_for(engine, "connect")
-        def _pragmas(dbapi_conn: Any, _record: Any) -> None:
+        def _pragmas(dbapi_conn: DBAPIConnection, _record: ConnectionPoolEntry) -> None:
             cur = dbapi_conn.cursor()
             cur.execute("PRAGMA journal_mode=WAL")
             # FULL: the WAL is fsynced at every commit, so an acknowledged move survives
@@ -441,7 +444,7 @@ class Storage:
 
     def _apply_many(self, conn: Connection, ops: list[Op]) -> None:
         """One transaction for a whole batch: action rows go in one multi-row insert."""
-        rows: list[tuple[Any, ...]] = []
+        rows: list[tuple[object, ...]] = []
         now = time.time()
         for op in ops:
             if isinstance(op, AppendActions):
@@ -459,7 +462,7 @@ class Storage:
                 if op.bot_to_move is not None:
                     _set_bot_to_move(conn, op)
 
-    def _insert_actions(self, conn: Connection, rows: list[tuple[Any, ...]]) -> None:
+    def _insert_actions(self, conn: Connection, rows: list[tuple[object, ...]]) -> None:
         """Insert action rows with one multi-row statement per 500 rows.
 
         One statement, not ``executemany``: the database driver then leaves Python once
@@ -627,7 +630,7 @@ class Storage:
 
     def actions_since(
         self, game_id: str, ply: int
-    ) -> tuple[list[tuple[int, int | None, str]], str, dict[str, Any] | None, str | None]:
+    ) -> tuple[list[tuple[int, int | None, str]], str, JsonDict | None, str | None]:
         """Actions from ``ply`` on, with the game's status, outcome and rematch."""
         with self.engine.connect() as conn:
             g = conn.execute(
@@ -732,7 +735,7 @@ class Storage:
         with self.engine.connect() as conn:
             return {gid: int(top) + 1 for gid, top in conn.execute(q)}
 
-    def client_seeds(self, game_id: str) -> list[dict[str, Any]]:
+    def client_seeds(self, game_id: str) -> list[JsonDict]:
         """The client seeds stored for ``game_id`` (``[]`` if none or unknown)."""
         with self.engine.connect() as conn:
             text = conn.execute(
@@ -771,7 +774,7 @@ def _settle_all(waiters: list[tuple[_Waiter, BaseException | None]]) -> None:
             w.fut.set_exception(err)
 
 
-def _action_rows(op: AppendActions, now: float) -> list[dict[str, Any]]:
+def _action_rows(op: AppendActions, now: float) -> list[JsonDict]:
     return [
         {"game_id": op.game_id, "ply": p, "actor": a, "action": t, "at": now}
         for p, a, t in op.entries
@@ -802,7 +805,7 @@ def _finish(conn: Connection, op: AppendActions, now: float) -> None:
     )
 
 
-def _game_row(m: Any) -> GameRow:
+def _game_row(m: RowMapping) -> GameRow:
     return GameRow(
         id=m["id"],
         game=m["game"],

@@ -22,15 +22,16 @@ from __future__ import annotations
 import json
 import random
 import xml.etree.ElementTree as ET
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
 
 from sudoku_arena.core.errors import ArenaError, IllegalActionError
 from sudoku_arena.core.match import Match
+from sudoku_arena.core.protocol import AnyGame
 from sudoku_arena.core.record import Record, replay
 from sudoku_arena.core.registry import entry_of, load
+from sudoku_arena.core.types import JsonDict
 
 
 class ConformanceError(AssertionError):
@@ -50,8 +51,9 @@ class ConformanceReport:
         self.counts[name] = self.counts.get(name, 0) + n
 
 
-def _json_roundtrip(value: Any) -> Any:
-    return json.loads(json.dumps(value))
+def _json_roundtrip(value: JsonDict) -> JsonDict:
+    result: JsonDict = json.loads(json.dumps(value))
+    return result
 
 
 def check_game(
@@ -61,7 +63,7 @@ def check_game(
     seed: int = 0,
     deep_plies: int = 150,
     sample_actions: int = 6,
-    params: dict[str, Any] | None = None,
+    params: Mapping[str, object] | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> ConformanceReport:
     """Run the suite on ``game_id``; raise :class:`ConformanceError` on the first failure.
@@ -75,7 +77,7 @@ def check_game(
     _require(spec.id == game_id, f"spec.id {spec.id!r} differs from the registry id")
     _require(1 <= spec.min_players <= spec.max_players, "player counts are inconsistent")
     counts = (
-        [int((params or {})["players"])]
+        [int(str((params or {})["players"]))]
         if params and "players" in params
         else sorted({spec.min_players, spec.max_players})
     )
@@ -96,7 +98,7 @@ def _require(cond: bool, message: str) -> None:
         raise ConformanceError(message)
 
 
-def _check_one(game: Any, seed: int, deep: int, sample: int, report: ConformanceReport) -> None:
+def _check_one(game: AnyGame, seed: int, deep: int, sample: int, report: ConformanceReport) -> None:
     rng = random.Random(seed)
     match = Match(game, seed=seed, players=[f"random{i}" for i in range(game.num_players)])
     where = f"{game.spec.id} players={game.num_players} seed={seed}"
@@ -126,7 +128,7 @@ def _check_one(game: Any, seed: int, deep: int, sample: int, report: Conformance
 
 
 def _check_chance_history(
-    game: Any,
+    game: AnyGame,
     match: Match,
     seen: int,
     rng: random.Random,
@@ -149,8 +151,8 @@ def _check_chance_history(
 
 
 def _check_state(
-    game: Any,
-    s: Any,
+    game: AnyGame,
+    s: object,
     rng: random.Random,
     sample: int,
     at: str,
@@ -225,7 +227,7 @@ def _check_state(
     _check_views(game, s, rng, at, report, svg)
 
 
-def _check_action_codec(game: Any, a: Any, at: str) -> None:
+def _check_action_codec(game: AnyGame, a: object, at: str) -> None:
     text = game.format_action(a)
     _require(
         game.parse_action(text) == a, f"{at}: parse_action({text!r}) does not give the action back"
@@ -236,7 +238,7 @@ def _check_action_codec(game: Any, a: Any, at: str) -> None:
 
 
 def _check_views(
-    game: Any, s: Any, rng: random.Random, at: str, report: ConformanceReport, svg: bool
+    game: AnyGame, s: object, rng: random.Random, at: str, report: ConformanceReport, svg: bool
 ) -> None:
     observers: list[int | None] = [None, *range(game.num_players)]
     hidden = game.spec.hidden_information
@@ -279,7 +281,7 @@ def _check_views(
             report.tick("SVG drawings checked")
 
 
-def _check_svg(game: Any, doc: str, at: str) -> None:
+def _check_svg(game: AnyGame, doc: str, at: str) -> None:
     try:
         root = ET.fromstring(doc)
     except ET.ParseError as exc:
@@ -296,9 +298,10 @@ def _check_svg(game: Any, doc: str, at: str) -> None:
                 ) from None
 
 
-def _check_end(game: Any, s: Any, where: str, report: ConformanceReport) -> None:
+def _check_end(game: AnyGame, s: object, where: str, report: ConformanceReport) -> None:
     out = game.outcome(s)
-    _require(out is not None, f"{where}: terminal state without an outcome")
+    if out is None:
+        raise ConformanceError(f"{where}: terminal state without an outcome")
     rets = game.returns(s)
     n = game.num_players
     _require(len(rets) == n and len(out.scores) == n, f"{where}: returns/scores need {n} values")
@@ -312,7 +315,7 @@ def _check_end(game: Any, s: Any, where: str, report: ConformanceReport) -> None
     report.tick("outcomes agree with returns")
 
 
-def _check_record(game: Any, match: Match, where: str, report: ConformanceReport) -> None:
+def _check_record(game: AnyGame, match: Match, where: str, report: ConformanceReport) -> None:
     for e in match.log:
         shown = game.public_action(e.action)
         _require(isinstance(shown, str) and bool(shown), f"{where}: public_action gave {shown!r}")

@@ -10,8 +10,8 @@ from collections.abc import Callable, Hashable, Iterable
 from sudoku_arena.ai.hints import LEVELS, hints_for
 from sudoku_arena.ai.mcts.search import MCTS
 from sudoku_arena.ai.mcts.tree import SearchResult
-from sudoku_arena.core.entry import AnyGame
 from sudoku_arena.core.errors import ArenaError
+from sudoku_arena.core.protocol import AnyGame
 from sudoku_arena.core.search import Budget
 
 

@@ -8,7 +8,7 @@ decision key; chance keys end in 7; -1 is a chance outcome the observer does not
 
 from __future__ import annotations
 
-from sudoku_arena.core.entry import AnyGame
+from sudoku_arena.core.protocol import AnyGame
 from sudoku_arena.core.search import ActionKeyFn, ChanceKeyFn
 
 

@@ -12,7 +12,7 @@ import random
 from collections.abc import Sequence
 
 from sudoku_arena.ai.mcts.tree import CHANCE, TERMINAL, checked_step, sample
-from sudoku_arena.core.entry import AnyGame
+from sudoku_arena.core.protocol import AnyGame
 from sudoku_arena.core.search import SearchHints, StepFn
 
 

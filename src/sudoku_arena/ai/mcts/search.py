@@ -24,8 +24,8 @@ from sudoku_arena.ai.mcts.selection import (
     Selector,
 )
 from sudoku_arena.ai.mcts.tree import CHANCE, TERMINAL, WIN, Node, SearchResult, sample
-from sudoku_arena.core.entry import AnyGame
 from sudoku_arena.core.errors import ArenaError
+from sudoku_arena.core.protocol import AnyGame
 from sudoku_arena.core.search import Budget, SearchHints
 
 

@@ -15,7 +15,7 @@ from typing import Protocol
 
 from sudoku_arena.ai.mcts.keys import IndexKeys
 from sudoku_arena.ai.mcts.tree import Node, softmax
-from sudoku_arena.core.entry import AnyGame
+from sudoku_arena.core.protocol import AnyGame
 from sudoku_arena.core.search import PriorFn, SearchHints
 
 #: Uniform exploration mixed into regret matching at simultaneous phases.

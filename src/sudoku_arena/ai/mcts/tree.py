@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from sudoku_arena.core.entry import AnyGame
+from sudoku_arena.core.protocol import AnyGame
 from sudoku_arena.core.types import MoveKind, ToMove
 
 TERMINAL = MoveKind.TERMINAL

@@ -16,7 +16,6 @@ easily: a numbered box before a blank one, and the "2+" row before the "1+" row.
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from sudoku_arena.games.cat_sudoku.game import (
     NOWILD,
@@ -170,7 +169,7 @@ class GreedyAgent:
 
     name = "greedy"
 
-    def __init__(self, game: Any = None, seed: int | None = None) -> None:
+    def __init__(self, game: CatSudoku | None = None, seed: int | None = None) -> None:
         self._rng = random.Random(seed)
 
     def act(self, game: CatSudoku, state: CSState, player: int) -> int:

@@ -33,7 +33,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from sudoku_arena.core.base import BaseGame
 from sudoku_arena.core.errors import (
@@ -42,7 +42,7 @@ from sudoku_arena.core.errors import (
     NotationError,
     StateFormatError,
 )
-from sudoku_arena.core.params import ParamSpec, players_param
+from sudoku_arena.core.params import ParamSpec, ParamValue, players_param
 from sudoku_arena.core.types import (
     TO_MOVE_CHANCE,
     TO_MOVE_TERMINAL,
@@ -186,7 +186,7 @@ class CatSudoku(BaseGame[CSState, int]):
         ),
     )
 
-    def __init__(self, params: dict[str, Any]) -> None:
+    def __init__(self, params: dict[str, ParamValue]) -> None:
         super().__init__(params)
         self.sheet = load_sheet(str(params["sheet"]))
         digest = sheet_digest(str(params["sheet"]))

@@ -9,8 +9,8 @@ seat in ``legal_for``.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from html import escape
-from typing import Any
 
 from sudoku_arena.core.types import JsonDict
 
@@ -52,7 +52,7 @@ def _main_seat(view: JsonDict) -> int:
 # -- text ------------------------------------------------------------------------------------
 
 
-def _sheet_lines(view: JsonDict, seat: int, paint: Any) -> list[str]:
+def _sheet_lines(view: JsonDict, seat: int, paint: Callable[[str, str], str]) -> list[str]:
     sheet = view["sheet"]
     rows, cols = sheet["rows"], sheet["cols"]
     layout = [row.ljust(cols) for row in sheet["layout"]]

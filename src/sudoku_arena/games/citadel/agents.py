@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import heapq
 import random
-from typing import Any
 
 from sudoku_arena.games.citadel.game import CLAIM, PLAY, SETUP, Citadel, CitadelState
 from sudoku_arena.games.citadel.rules import (
@@ -67,7 +66,7 @@ class GreedyAgent:
 
     name = "greedy"
 
-    def __init__(self, game: Any = None, seed: int | None = None) -> None:
+    def __init__(self, game: Citadel | None = None, seed: int | None = None) -> None:
         self._rng = random.Random(seed)
 
     def act(self, game: Citadel, state: CitadelState, player: int) -> int:

@@ -20,11 +20,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from sudoku_arena.core.base import BaseGame
 from sudoku_arena.core.errors import IllegalActionError, NotationError, StateFormatError
-from sudoku_arena.core.params import ParamSpec, players_param
+from sudoku_arena.core.params import ParamSpec, ParamValue, players_param
 from sudoku_arena.core.types import TO_MOVE_TERMINAL, GameSpec, JsonDict, Outcome, ToMove
 from sudoku_arena.games.citadel import rules
 from sudoku_arena.games.citadel.rules import (
@@ -144,13 +144,13 @@ class Citadel(BaseGame[CitadelState, int]):
         ),
     )
 
-    def __init__(self, params: dict[str, Any]) -> None:
+    def __init__(self, params: dict[str, ParamValue]) -> None:
         super().__init__(params)
-        self.size = int(params.get("size", 19))
-        self.warrior_cap = int(params.get("warrior_cap", 100))
+        self.size = self.int_param("size", 19)
+        self.warrior_cap = self.int_param("warrior_cap", 100)
         self.cap_mode = str(params.get("cap_mode", "total"))
         self.control = str(params.get("control", "entered"))
-        self.max_turns = int(params.get("max_turns", 300))
+        self.max_turns = self.int_param("max_turns", 300)
         self.occupied = self.control == "occupied"
         self.geo: Geometry = geometry(self.size)
         self._citset: dict[tuple[int, ...], frozenset[int]] = {}

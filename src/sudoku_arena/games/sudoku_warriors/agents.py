@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Any
 
 from sudoku_arena.games.sudoku_warriors.game import SudokuWarriors, SWState
 from sudoku_arena.games.sudoku_warriors.rules import (
@@ -110,7 +109,7 @@ class GreedyAgent:
 
     name = "greedy"
 
-    def __init__(self, game: Any = None, seed: int | None = None) -> None:
+    def __init__(self, game: SudokuWarriors | None = None, seed: int | None = None) -> None:
         self._rng = random.Random(seed)
 
     def act(self, game: SudokuWarriors, state: SWState, player: int) -> int:

@@ -19,11 +19,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from itertools import compress
 from operator import not_
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from sudoku_arena.core.base import BaseGame
 from sudoku_arena.core.errors import IllegalActionError, NotationError, StateFormatError
-from sudoku_arena.core.params import ParamSpec, players_param
+from sudoku_arena.core.params import ParamSpec, ParamValue, players_param
 from sudoku_arena.core.types import TO_MOVE_TERMINAL, GameSpec, JsonDict, Outcome, ToMove
 from sudoku_arena.games.sudoku_warriors.rules import (
     BATTLE_BASE,
@@ -139,7 +139,7 @@ class SudokuWarriors(BaseGame[SWState, int]):
         ),
     )
 
-    def __init__(self, params: dict[str, Any]) -> None:
+    def __init__(self, params: dict[str, ParamValue]) -> None:
         super().__init__(params)
         n = self._num_players
         self.grid: tuple[int, ...] = tuple(int(ch) for ch in str(params["grid"]))

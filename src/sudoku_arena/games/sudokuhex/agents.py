@@ -10,7 +10,6 @@ determinisation cannot tell it anything.
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from sudoku_arena.games.sudokuhex.game import HexState, SuDokuHex
 from sudoku_arena.grids.hex import (
@@ -52,7 +51,7 @@ class GreedyAgent:
 
     name = "greedy"
 
-    def __init__(self, game: Any = None, seed: int | None = None) -> None:
+    def __init__(self, game: SuDokuHex | None = None, seed: int | None = None) -> None:
         self._rng = random.Random(seed)
 
     def act(self, game: SuDokuHex, state: HexState, player: int) -> int:

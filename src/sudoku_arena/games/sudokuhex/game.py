@@ -25,11 +25,11 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from sudoku_arena.core.base import BaseGame
 from sudoku_arena.core.errors import IllegalActionError, NotationError, StateFormatError
-from sudoku_arena.core.params import players_param
+from sudoku_arena.core.params import ParamValue, players_param
 from sudoku_arena.core.types import (
     TO_MOVE_CHANCE,
     TO_MOVE_TERMINAL,
@@ -169,7 +169,7 @@ class SuDokuHex(BaseGame[HexState, int]):
         params=(players_param(1, 4, 2),),
     )
 
-    def __init__(self, params: dict[str, Any]) -> None:
+    def __init__(self, params: dict[str, ParamValue]) -> None:
         super().__init__(params)
         self.seat_names: tuple[str, ...] = SEAT_NAMES[: self.num_players]
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from sudoku_arena.games.tic_tac_sudoku.game import TicTacSudoku, TTSState
 
@@ -34,7 +33,7 @@ class GreedyAgent:
 
     name = "greedy"
 
-    def __init__(self, game: Any = None, seed: int | None = None) -> None:
+    def __init__(self, game: TicTacSudoku | None = None, seed: int | None = None) -> None:
         self._rng = random.Random(seed)
 
     def act(self, game: TicTacSudoku, state: TTSState, player: int) -> int:

@@ -12,11 +12,11 @@ is filled.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar, NamedTuple
+from typing import ClassVar, NamedTuple
 
 from sudoku_arena.core.base import BaseGame
 from sudoku_arena.core.errors import IllegalActionError, NotationError, StateFormatError
-from sudoku_arena.core.params import ParamSpec, players_param
+from sudoku_arena.core.params import ParamSpec, ParamValue, players_param
 from sudoku_arena.core.types import (
     TO_MOVE_TERMINAL,
     GameSpec,
@@ -106,10 +106,10 @@ class TicTacSudoku(BaseGame[TTSState, int]):
         ),
     )
 
-    def __init__(self, params: dict[str, Any]) -> None:
+    def __init__(self, params: dict[str, ParamValue]) -> None:
         super().__init__(params)
         self.grid: tuple[int, ...] = tuple(int(ch) for ch in str(params["grid"]))
-        self.target = int(params["target"])
+        self.target = self.int_param("target", 13)
         # Cells by number, so legal moves from an open symbol are <= 27 look-ups.
         self._cells_by_value: tuple[tuple[int, ...], ...] = tuple(
             tuple(i for i in range(81) if self.grid[i] == v) for v in range(10)
