@@ -1,4 +1,4 @@
-"""The Cat Sudoku rules engine (CS-1..8 in ../shared/RULINGS.md; README.md here).
+"""The Cat Sudoku rules engine (the rulings CS-1..8 are stated in README.md here).
 
 A game is a setup turn (turn 0) and then numbered turns. Every turn has three phases:
 

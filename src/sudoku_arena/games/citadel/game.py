@@ -1,4 +1,4 @@
-"""The Citadel rules engine (CI-1..10 in ../shared/RULINGS.md; README.md here).
+"""The Citadel rules engine (the rulings CI-1..10 are stated in README.md here).
 
 A game has three phases: ``setup`` (players alternate placing the nine neutral
 citadels), ``claim`` (seat 1 first, each claims three) and ``play`` (turns made of small

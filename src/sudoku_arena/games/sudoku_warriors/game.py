@@ -1,4 +1,4 @@
-"""The Sudoku Warriors rules engine (SW-1..14 in ../shared/RULINGS.md; README.md here).
+"""The Sudoku Warriors rules engine (the rulings SW-1..14 are stated in README.md here).
 
 Encodings (see ``rules.py``): an action is its own index, a small int: 0..99 place on a
 hilltop, 100..108 pick the next battle, 109..3430 bids (none, one village, an unordered

@@ -1,4 +1,4 @@
-"""The SuDokuHex rules engine (SH-1..6 in ../shared/RULINGS.md; README.md here).
+"""The SuDokuHex rules engine (the rulings SH-1..6 are stated in README.md here).
 
 Encodings. An action is an int in ``range(399)``:
 

@@ -1,4 +1,4 @@
-"""The Tic-Tac-Sudoku rules engine (TTS-1..8 in ../shared/RULINGS.md; README.md here).
+"""The Tic-Tac-Sudoku rules engine (the rulings TTS-1..8 are stated in README.md here).
 
 Encodings: an action is a cell index 0..80 (notation ``r5c3``). The board is kept as bit
 masks over the 81 cells (bit i is cell i): ``marks[seat]`` holds a seat's symbols that
