@@ -34,9 +34,7 @@ def uses_of_any(source: str) -> int:
                 inner = ast.parse(node.value, mode="eval")
             except SyntaxError:
                 continue
-            count += sum(
-                isinstance(n, ast.Name) and n.id == "Any" for n in ast.walk(inner)
-            )
+            count += sum(isinstance(n, ast.Name) and n.id == "Any" for n in ast.walk(inner))
     return count
 
 

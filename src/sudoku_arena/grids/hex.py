@@ -145,6 +145,13 @@ PEERS_MASK: tuple[int, ...] = tuple(
     (LINE_PEERS_MASK[i] | HONEYCOMB_MASKS[HONEYCOMB_OF[i]]) & ~(1 << i) for i in range(NUM_HEXES)
 )
 
+
+def placement_points(occupied: int, hex_index: int) -> int:
+    """The points a tile placed on ``hex_index`` scores (SH-4): one for every occupied
+    hex (``occupied`` is a bit mask) on the three lines through it."""
+    return (occupied & LINE_PEERS_MASK[hex_index]).bit_count()
+
+
 #: The six neighbours (fewer on the rim) of every hex on the board.
 NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(
     tuple(
@@ -254,4 +261,5 @@ __all__ = [
     "hex_name",
     "line_name",
     "parse_hex",
+    "placement_points",
 ]

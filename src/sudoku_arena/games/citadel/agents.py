@@ -108,8 +108,11 @@ class GreedyAgent:
                 best.append(a)
         return self._rng.choice(best)
 
-    def scores(self, game: Citadel, s: CitadelState, p: int, legal: list[int]) -> list[float]:
-        """The score of each action in ``legal`` (``end`` scores 0)."""
+    def scores(
+        self, game: Citadel, s: CitadelState, p: int, legal: list[int], *, jitter: bool = True
+    ) -> list[float]:
+        """The score of each action in ``legal`` (``end`` scores 0); with ``jitter`` a
+        tiny random amount from the agent's generator, so that equal scores tie at random."""
         geo = game.geo
         board = s.board
         en = 2 - p
@@ -153,7 +156,8 @@ class GreedyAgent:
                 v = 1 if game.strength(s, by) > game.wall_strength(s, cell) else -10
             elif kind == K_WALL:
                 v = -1
-            v += self._rng.random() * 0.01
+            if jitter:
+                v += self._rng.random() * 0.01
             out.append(v)
         return out
 

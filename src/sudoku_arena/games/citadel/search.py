@@ -43,6 +43,8 @@ W_REACH = 1.0
 #: How sharply the weighted difference becomes a chance to win.
 SCALE = 1.2
 
+#: Scores actions for the prior, without jitter: it keeps no state between calls, so a
+#: search depends on its own seed only (the search breaks ties with its own generator).
 _scorer = GreedyAgent(seed=0)
 
 
@@ -95,7 +97,7 @@ def evaluate(game: Citadel, s: CitadelState) -> tuple[float, float]:
 def _prior(game: Citadel, s: CitadelState, p: int, actions: Sequence[int]) -> Sequence[float]:
     if s.phase != PLAY:
         return [0.0] * len(actions)
-    return _scorer.scores(game, s, p, list(actions))
+    return _scorer.scores(game, s, p, list(actions), jitter=False)
 
 
 def position_key(game: Citadel, s: CitadelState) -> bytes | None:

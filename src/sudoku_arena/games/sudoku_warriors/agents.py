@@ -29,13 +29,14 @@ from sudoku_arena.games.sudoku_warriors.rules import (
     BID_NONE,
     CAPITAL_HILLS,
     CELL_HILLS,
-    CONTROL,
     HILL_CELLS,
     HILL_PROVS,
     NEIGHBOURS,
     PROV_HILLS,
     YIELD,
     bid_cells,
+    control,
+    control_by_codes,
 )
 from sudoku_arena.grids.sudoku import box_of
 
@@ -59,10 +60,7 @@ class _Board:
         self.res = [[0] * n for _ in range(9)]
         self.cap = [[False] * n for _ in range(9)]
         self.cap_empty = [0] * 9
-        ctrl = [
-            CONTROL[((hill[a] * 5 + hill[b]) * 5 + hill[c]) * 5 + hill[d]]
-            for a, b, c, d in CELL_HILLS
-        ]
+        ctrl = [control(hill, cell) for cell in range(81)]
         self.ctrl = ctrl
         for b in range(9):
             if not self.open[b]:
@@ -146,7 +144,7 @@ class GreedyAgent:
             changes: list[tuple[int, int, int]] = []
             for c in HILL_CELLS[h]:
                 codes = [mark if x == h else hill[x] for x in CELL_HILLS[c]]
-                after = CONTROL[((codes[0] * 5 + codes[1]) * 5 + codes[2]) * 5 + codes[3]]
+                after = control_by_codes(*codes)
                 before = board.ctrl[c]
                 if after != before and not s.spent >> c & 1:
                     changes.append((c, before, after))

@@ -35,8 +35,6 @@ from sudoku_arena.games.sudoku_warriors.rules import (
     BORDER_HILLS,
     CAPITAL,
     CAPITAL_HILLS,
-    CELL_HILLS,
-    CONTROL,
     EMPTY,
     HILL_PROVS,
     NUM_ACTIONS,
@@ -45,6 +43,7 @@ from sudoku_arena.games.sudoku_warriors.rules import (
     XD,
     YIELD,
     bid_cells,
+    control,
     hill_name,
     pair_action,
     parse_hill,
@@ -201,8 +200,7 @@ class SudokuWarriors(BaseGame[SWState, int]):
         for c in BATTLE_CELLS[b]:
             if spent >> c & 1:
                 continue
-            x, y, z, w = CELL_HILLS[c]
-            if CONTROL[((hill[x] * 5 + hill[y]) * 5 + hill[z]) * 5 + hill[w]] == player:
+            if control(hill, c) == player:
                 out.append(c)
         return out
 
@@ -568,9 +566,7 @@ class SudokuWarriors(BaseGame[SWState, int]):
 
     def control(self, s: SWState, cell: int) -> int:
         """The seat controlling village ``cell`` now (SW-5), or -1."""
-        hill = s.hill
-        x, y, z, w = CELL_HILLS[cell]
-        return CONTROL[((hill[x] * 5 + hill[y]) * 5 + hill[z]) * 5 + hill[w]]
+        return control(s.hill, cell)
 
     def phase(self, s: SWState) -> str:
         """``place``, ``choose`` (the placer picks the next battle), ``bid`` or ``over``."""

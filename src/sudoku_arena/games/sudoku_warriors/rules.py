@@ -15,6 +15,7 @@ import so that the engine's hot paths are plain tuple look-ups.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from sudoku_arena.core.errors import NotationError
 from sudoku_arena.grids.sudoku import BOX_CELLS
@@ -121,10 +122,16 @@ CONTROL: tuple[int, ...] = tuple(
 )
 
 
-def control(hill: tuple[int, ...], cell: int) -> int:
+def control_by_codes(a: int, b: int, c: int, d: int) -> int:
+    """The seat controlling a village whose four hilltops hold codes ``a, b, c, d``
+    (0 empty, seat + 1 a warrior, 4 blocked) (SW-5), or -1 for nobody."""
+    return CONTROL[((a * 5 + b) * 5 + c) * 5 + d]
+
+
+def control(hill: Sequence[int], cell: int) -> int:
     """The seat controlling village ``cell`` (SW-5), or -1 for nobody."""
     a, b, c, d = CELL_HILLS[cell]
-    return CONTROL[((hill[a] * 5 + hill[b]) * 5 + hill[c]) * 5 + hill[d]]
+    return control_by_codes(hill[a], hill[b], hill[c], hill[d])
 
 
 # -- action indices -------------------------------------------------------------------

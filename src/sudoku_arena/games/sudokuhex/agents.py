@@ -14,9 +14,9 @@ import random
 from sudoku_arena.games.sudokuhex.game import HexState, SuDokuHex
 from sudoku_arena.grids.hex import (
     ALL_HEXES_MASK,
-    LINE_PEERS_MASK,
     PEERS_MASK,
     bits,
+    placement_points,
 )
 
 
@@ -25,7 +25,7 @@ def best_points(occupied: int, blocked: int) -> int:
     masks the hexes where its number may not go (0 when it has no legal hex)."""
     best = 0
     for h in bits(~blocked & ALL_HEXES_MASK):
-        pts = (occupied & LINE_PEERS_MASK[h]).bit_count()
+        pts = placement_points(occupied, h)
         if pts > best:
             best = pts
     return best
@@ -66,7 +66,7 @@ def greedy_choice(game: SuDokuHex, state: HexState, player: int, rng: random.Ran
     top = -1
     best: list[int] = []
     for h in bits(~state.blocked[v - 1] & ALL_HEXES_MASK):
-        pts = (occ & LINE_PEERS_MASK[h]).bit_count()
+        pts = placement_points(occ, h)
         if pts > top:
             top = pts
             best = [h]

@@ -44,7 +44,6 @@ from sudoku_arena.grids.hex import (
     HONEYCOMB_HEXES,
     HONEYCOMB_LETTERS,
     HONEYCOMB_OF,
-    LINE_PEERS_MASK,
     LINES,
     LINES_THROUGH,
     NUM_HEXES,
@@ -52,6 +51,7 @@ from sudoku_arena.grids.hex import (
     bits,
     line_name,
     parse_hex,
+    placement_points,
 )
 
 NUMBERS = 7
@@ -349,7 +349,7 @@ class SuDokuHex(BaseGame[HexState, int]):
         """Put ``p``'s tile on ``h`` (unchecked), score, then draw or pass the turn."""
         v = s.hands[p]
         bit = 1 << h
-        points = (s.occupied & LINE_PEERS_MASK[h]).bit_count()  # SH-4
+        points = placement_points(s.occupied, h)  # SH-4
         board = list(s.board)
         board[h] = v
         blocked = [b | bit for b in s.blocked]

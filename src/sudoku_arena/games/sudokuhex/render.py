@@ -14,11 +14,11 @@ from sudoku_arena.grids.hex import (
     HEX_COORDS,
     HEX_NAMES,
     HONEYCOMB_OF,
-    LINE_PEERS_MASK,
     NUM_HEXES,
     POSITION_OFFSETS,
     hex_center,
     hex_corners,
+    placement_points,
 )
 
 _ANSI = {
@@ -47,7 +47,7 @@ def points_at(board: list[int], hex_index: int) -> int:
     for h, v in enumerate(board):
         if v:
             occupied |= 1 << h
-    return (occupied & LINE_PEERS_MASK[hex_index]).bit_count()
+    return placement_points(occupied, hex_index)
 
 
 def _score_text(score: int, lap: int) -> str:

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from sudoku_arena.core.search import Budget, SearchHints
 from sudoku_arena.games.sudokuhex.agents import expected_best
 from sudoku_arena.games.sudokuhex.game import COPIES, DRAW_BASE, NUM_HEXES, HexState, SuDokuHex
-from sudoku_arena.grids.hex import ALL_HEXES_MASK, LINE_PEERS_MASK, PEERS_MASK, bits
+from sudoku_arena.grids.hex import ALL_HEXES_MASK, PEERS_MASK, bits, placement_points
 
 #: How sharply a lead in points turns into a chance to win (per point).
 SCALE = 0.15
@@ -59,7 +59,7 @@ def _rollout(game: SuDokuHex, s: HexState, p: int, rng: random.Random) -> int:
     best = -1
     choice: list[int] = []
     for h in hexes:
-        pts = (occ & LINE_PEERS_MASK[h]).bit_count()
+        pts = placement_points(occ, h)
         if pts > best:
             best = pts
             choice = [h]
@@ -73,7 +73,7 @@ def _prior(game: SuDokuHex, s: HexState, p: int, actions: Sequence[int]) -> list
     or plus (solo: the next tile is one's own) ``THREAT`` times the expected best score
     of the next tile, over the tiles the mover has not seen."""
     occ = s.occupied
-    pts = [float((occ & LINE_PEERS_MASK[h]).bit_count()) for h in actions]
+    pts = [float(placement_points(occ, h)) for h in actions]
     if not THREAT:
         return pts
     v = s.hands[p]
