@@ -24,9 +24,8 @@ def uses_of_any(source: str) -> int:
     """How many times ``Any`` (or ``typing.Any``) is used outside import statements."""
     count = 0
     for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Name) and node.id == "Any":
-            count += 1
-        elif isinstance(node, ast.Attribute) and node.attr == "Any":
+        named = isinstance(node, ast.Name) and node.id == "Any"
+        if named or (isinstance(node, ast.Attribute) and node.attr == "Any"):
             count += 1
         elif isinstance(node, ast.Constant) and isinstance(node.value, str):
             # String annotations ("dict[str, Any]") are parsed like the others.
