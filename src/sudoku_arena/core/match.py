@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from sudoku_arena.core.agent import Agent
+from sudoku_arena.core.endings import DECIDED_BY_PLAYERS
 from sudoku_arena.core.errors import (
     ArenaError,
     IllegalActionError,
@@ -119,6 +120,8 @@ class Match:
             raise ValueError(f"{len(self.players)} player names given for {n} seats")
         self._states: list[object] = [game.initial_state()]
         self._log: list[LogEntry] = []
+        #: An ending the players decided (resignation, abort, agreed draw), if any.
+        self._decided: Outcome | None = None
         if log:
             self.extend(log)
         else:
@@ -194,10 +197,21 @@ class Match:
 
     @property
     def is_over(self) -> bool:
-        return self.to_move().is_terminal
+        return self._decided is not None or self.to_move().is_terminal
 
     def outcome(self) -> Outcome | None:
-        return self.game.outcome(self.state)
+        """How the game ended: by its rules, or as the players decided (:meth:`end`)."""
+        return self._decided if self._decided is not None else self.game.outcome(self.state)
+
+    def end(self, outcome: Outcome) -> None:
+        """End the game as the players decided (``outcome.code`` one of
+        :data:`~sudoku_arena.core.endings.DECIDED_BY_PLAYERS`; see
+        :mod:`sudoku_arena.core.endings`). Raises ``ArenaError`` when it is already over."""
+        if outcome.code not in DECIDED_BY_PLAYERS:
+            raise ValueError(f"{outcome.code!r} is not an ending the players decide")
+        if self.is_over:
+            raise ArenaError("the game is already over")
+        self._decided = outcome
 
     def legal(self, player: int) -> list[str]:
         """``player``'s legal actions now, in notation."""
@@ -215,6 +229,10 @@ class Match:
         """
         game = self.game
         a = game.parse_action(action) if isinstance(action, str) else action
+        if self._decided is not None:
+            raise IllegalActionError(
+                game.format_action(a), f"the game is over: {self._decided.reason}"
+            )
         tm = game.to_move(self.state)
         if tm.is_chance:
             raise IllegalActionError(game.format_action(a), "waiting for a chance outcome")
@@ -266,6 +284,8 @@ class Match:
         Each is checked against the rules; a chance entry must be a possible outcome.
         On any error nothing is added and ``ReplayMismatchError`` names the ply.
         """
+        if self._decided is not None:
+            raise ReplayMismatchError(self.ply, f"the game is over: {self._decided.reason}")
         game = self.game
         state = self.state
         states: list[object] = []
@@ -329,6 +349,8 @@ class Match:
         chance outcome, since that would reveal what chance brings. Raises ``UndoError``
         and changes nothing when refused.
         """
+        if self._decided is not None:
+            raise UndoError(f"cannot undo: the game is over ({self._decided.reason})")
         k = len(self._log)
         while k > 0:
             entry = self._log[k - 1]

@@ -93,7 +93,9 @@ class GameSpec:
     """What a game is, in one record; generic code branches on these facts only.
 
     ``num_distinct_actions`` bounds ``encode_action``: every action of the game encodes
-    to an int in ``range(num_distinct_actions)`` (chance outcomes included).
+    to an int in ``range(num_distinct_actions)`` (chance outcomes included). ``draws``
+    says whether the rules can end the game with nobody winning (then players may also
+    agree to a draw).
     """
 
     id: str
@@ -107,6 +109,7 @@ class GameSpec:
     num_distinct_actions: int
     summary: str
     params: tuple[ParamSpec, ...] = field(default=())
+    draws: bool = False
 
     def param(self, name: str) -> ParamSpec:
         for p in self.params:

@@ -28,11 +28,12 @@ import orjson
 
 from sudoku_arena.ai import make_agent
 from sudoku_arena.ai.mcts import position_keys
+from sudoku_arena.core.endings import DECIDED_BY_PLAYERS
 from sudoku_arena.core.errors import ArenaError, InvalidParameterError
 from sudoku_arena.core.fairness import ClientSeed, check_client_seed, new_secret
 from sudoku_arena.core.match import Match
 from sudoku_arena.core.registry import load, spec_of
-from sudoku_arena.core.types import JsonDict
+from sudoku_arena.core.types import JsonDict, Outcome
 from sudoku_arena.server.bots import BotRunner
 from sudoku_arena.server.fanout import RedisFanout
 from sudoku_arena.server.live import ActionRefused, GameUnavailable, LiveGame, hash_token
@@ -41,6 +42,7 @@ from sudoku_arena.server.storage import (
     ConflictError,
     CreateGame,
     CreateRematch,
+    EndGame,
     GameRow,
     Quarantine,
     RematchTaken,
@@ -95,6 +97,7 @@ class Client:
         self.seats: list[int] = []
         self.want_svg = True  # False for clients that do not draw (bots, scripts)
         self.sent: dict[int | None, int] = {}  # observer -> log entries delivered
+        self.versions: dict[int | None, int] = {}  # observer -> game version delivered
         self._out: deque[str | None] = deque()
         self._acks: list[tuple[int, JsonDict]] = []
         self._state_queued = False
@@ -137,6 +140,7 @@ class Client:
     def resync(self) -> None:
         """Send the whole position and log again (after a refusal, or on request)."""
         self.sent = {}
+        self.versions = {}
         self.push_state()
 
     async def _run(self) -> None:
@@ -162,12 +166,13 @@ class Client:
         acks, self._acks = self._acks, []
         for obs in self.observers():
             have = self.sent.get(obs, -1)
-            if have == g.ply:
+            if have == g.ply and self.versions.get(obs) == g.version:
                 continue
             # A device holding several seats is a shared screen (hot seat).
             shared = len(self.seats) > 1
             text = g.state_message(obs, max(have, 0), self.want_svg, shared)
             self.sent[obs] = g.ply
+            self.versions[obs] = g.version
             mine = [a for seat, a in acks if seat == obs]
             if mine and text.startswith(_STATE_PREFIX):
                 acks = [(seat, a) for seat, a in acks if seat != obs]
@@ -561,6 +566,67 @@ class Arena:
         self.after_move(lg)
         return start, end
 
+    # -- endings the players decide, draw offers -------------------------------------------
+
+    async def end_by_players(self, lg: LiveGame, seat: int, kind: str) -> None:
+        """``seat`` resigns, aborts, or accepts the standing draw offer (``kind``:
+        ``resign``, ``abort``, ``draw``). Decided by the database against moves made
+        meanwhile by any process; raises :class:`ActionRefused` (nothing changed)."""
+        async with lg.lock:
+            outcome = lg.decided_ending(seat, kind)
+            try:
+                await self.storage.write(EndGame(lg.id, lg.ply, outcome.to_json()))
+            except ConflictError:
+                await self._catch_up(lg)
+                raise ActionRefused(
+                    "stale", "a move was made first; here is the current position"
+                ) from None
+            except StorageError:
+                raise ActionRefused(
+                    "unavailable", "that could not be saved; nothing changed, try again"
+                ) from None
+            lg.end(outcome)
+            if self.fanout is not None:
+                self.fanout.publish({"kind": "ended", "game": lg.id})
+        self.after_move(lg)
+
+    def draw_offer(self, lg: LiveGame, seat: int, answer: str) -> None:
+        """``seat`` offers a draw (``offer``) or declines the standing one
+        (``decline``); a bot in another seat declines at once."""
+        if answer == "offer":
+            lg.offer_draw(seat)
+            if any(s.kind == BOT for s in lg.seats if s.seat != seat):
+                lg.decline_draw()  # bots play on
+                for c in self.clients.get(lg.id, ()):
+                    if seat in c.seats:
+                        c.push(json.dumps({"type": "notice", "text": "The bot declines the draw."}))
+        elif answer == "decline":
+            if lg.draw_offer is None or lg.draw_offer == seat:
+                raise ActionRefused("no_offer", "there is no draw offer from another player")
+            lg.decline_draw()
+        else:
+            raise ActionRefused("bad_message", "draw: say offer, accept or decline")
+        if self.fanout is not None:
+            self.fanout.publish({"kind": "draw_offer", "game": lg.id, "seat": lg.draw_offer})
+        self.broadcast(lg)
+
+    # -- presence -------------------------------------------------------------------------------
+
+    def presence(self, lg: LiveGame) -> list[bool]:
+        """For each seat, whether a device holding it is connected to this process."""
+        here = [False] * lg.num_players
+        for c in self.clients.get(lg.id, ()):
+            for s in c.seats:
+                here[s] = True
+        return here
+
+    def announce_presence(self, lg: LiveGame) -> None:
+        clients = self.clients.get(lg.id, ())
+        watchers = sum(1 for c in clients if not c.seats)
+        msg = json.dumps({"type": "presence", "seats": self.presence(lg), "watchers": watchers})
+        for c in clients:
+            c.push(msg)
+
     def broadcast(self, lg: LiveGame) -> None:
         for c in self.clients.get(lg.id, ()):
             c.push_state()
@@ -631,7 +697,7 @@ class Arena:
 
     async def _catch_up(self, lg: LiveGame) -> None:
         """Apply what other processes committed since our copy (from the database)."""
-        rows, _status, _outcome, rematch = await asyncio.to_thread(
+        rows, status, outcome, rematch = await asyncio.to_thread(
             self.storage.actions_since, lg.id, lg.ply
         )
         if rows:
@@ -645,6 +711,10 @@ class Arena:
                     lg.match = fresh.match
                     lg.status, lg.outcome = fresh.status, fresh.outcome
                     lg.bot_flag = fresh.bot_flag
+        if status == "finished" and not lg.over and outcome is not None:
+            ending = Outcome.from_json(outcome)
+            if ending.code in DECIDED_BY_PLAYERS:  # ended by its players elsewhere
+                lg.end(ending)
         if rematch is not None:
             lg.rematch = rematch
         stored = await asyncio.to_thread(self.storage.client_seeds, lg.id)
@@ -680,6 +750,14 @@ class Arena:
         elif kind == "client_seeds" and isinstance(event.get("seeds"), list):
             with contextlib.suppress(KeyError, TypeError, ValueError):
                 lg.set_client_seeds(event["seeds"])
+        elif kind == "ended":
+            async with lg.lock:
+                await self._catch_up(lg)
+            self.after_move(lg)
+        elif kind == "draw_offer":
+            offer = event.get("seat")
+            lg.set_draw_offer(offer if isinstance(offer, int) else None)
+            self.broadcast(lg)
         elif kind == "rematch" and isinstance(event.get("rematch"), str):
             lg.rematch = event["rematch"]
             self._announce_rematch(lg)
@@ -777,6 +855,7 @@ class Arena:
     def attach(self, lg: LiveGame, client: Client) -> None:
         client.game = lg
         self.clients.setdefault(lg.id, set()).add(client)
+        self.announce_presence(lg)
 
     def detach(self, client: Client) -> None:
         if client.game is not None:
@@ -786,3 +865,5 @@ class Arena:
                 if not clients:
                     del self.clients[client.game.id]
                     self._retire(client.game)
+                else:
+                    self.announce_presence(client.game)

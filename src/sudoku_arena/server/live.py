@@ -30,12 +30,13 @@ from dataclasses import replace
 
 import orjson
 
+from sudoku_arena.core.endings import DECIDED_BY_PLAYERS, aborted, agreed_draw, resignation
 from sudoku_arena.core.errors import ArenaError, IllegalActionError, ReplayMismatchError
 from sudoku_arena.core.fairness import ClientSeed, secret_from_seed
 from sudoku_arena.core.match import LogEntry, Match, Pending
 from sudoku_arena.core.protocol import AnyGame
 from sudoku_arena.core.registry import build, entry_of
-from sudoku_arena.core.types import JsonDict
+from sudoku_arena.core.types import JsonDict, Outcome
 from sudoku_arena.server.storage import GameRow, SeatRow
 
 #: Largest number of messages kept for one position (views and boards are kept for the
@@ -115,6 +116,14 @@ class LiveGame:
         self._shared_views = not (game.spec.hidden_information or game.spec.simultaneous)
         self.status = row.status
         self.outcome: JsonDict | None = row.outcome
+        if self.over and row.outcome is not None:
+            decided = Outcome.from_json(row.outcome)
+            if decided.code in DECIDED_BY_PLAYERS:
+                self.match.end(decided)
+        #: The seat whose draw offer stands (cleared by the next move), or ``None``.
+        self.draw_offer: int | None = None
+        #: Grows with every change observers are sent (moves, offers, the end).
+        self.version = 0
         self.rematch: str | None = row.rematch
         self._views: dict[tuple[int, int | None], JsonDict] = {}
         self._svgs: dict[tuple[int, str], str] = {}
@@ -193,6 +202,7 @@ class LiveGame:
             "chance": self.spec.chance,
             "hidden_information": self.spec.hidden_information,
             "simultaneous": self.spec.simultaneous,
+            "draws": self.spec.draws,
             "status": self.status,
             "ply": self.ply,
             "outcome": self.outcome,
@@ -250,8 +260,15 @@ class LiveGame:
         except ArenaError as exc:
             raise ActionRefused("notation", str(exc)) from None
 
+    def _changed(self) -> None:
+        """Something observers are sent changed (a draw offer, the status): the messages
+        built so far are stale, and clients that saw this ply get the position again."""
+        self.version += 1
+        self._msgs.clear()
+
     def _forget_position(self) -> None:
         """Drop what was built for the previous position (views, boards, messages)."""
+        self.version += 1
         self._views.clear()
         self._view_texts.clear()
         self._svgs.clear()
@@ -260,6 +277,7 @@ class LiveGame:
     def commit(self, pending: Pending) -> None:
         """Add a written ``pending`` to the history."""
         self._forget_position()
+        self.draw_offer = None  # a move answers a draw offer
         self.match.commit(pending)
         if pending.outcome is not None:
             self.status = "finished"
@@ -269,11 +287,67 @@ class LiveGame:
         """Add entries committed elsewhere (another server process); checks each one."""
         self.match.extend([LogEntry(p, a, t) for p, a, t in entries])
         self._forget_position()
+        self.draw_offer = None
         self.bot_flag = None  # another process wrote it: state it again on the next move
         out = self.match.outcome()
         if out is not None:
             self.status = "finished"
             self.outcome = out.to_json()
+
+    # -- endings the players decide ------------------------------------------------------------
+
+    def decided_ending(self, seat: int, kind: str) -> Outcome:
+        """The outcome if ``seat`` resigns, aborts or accepts a draw now (``kind``:
+        ``resign``, ``abort``, ``draw``); raises :class:`ActionRefused` when not allowed."""
+        if self.over:
+            raise ActionRefused("game_over", "the game is over")
+        if self.read_only:
+            raise ActionRefused("read_only", self.read_only)
+        names = [s.name for s in self.seats]
+        if kind == "resign":
+            return resignation(self.game, self.state, seat, names)
+        if kind == "abort":
+            if any(e.actor == seat for e in self.log):
+                raise ActionRefused(
+                    "too_late", "you have moved already: a game can be aborted only before that"
+                )
+            return aborted(self.game, self.state)
+        if kind == "draw":
+            if not self.spec.draws:
+                raise ActionRefused("no_draws", f"{self.spec.name} has no draws")
+            if self.draw_offer is None or self.draw_offer == seat:
+                raise ActionRefused("no_offer", "there is no draw offer from another player")
+            return agreed_draw(self.game, self.state)
+        raise ActionRefused("bad_message", f"unknown ending {kind!r}; allowed: resign, abort, draw")
+
+    def offer_draw(self, seat: int) -> None:
+        """Record ``seat``'s draw offer (it stands until the next move)."""
+        if self.over:
+            raise ActionRefused("game_over", "the game is over")
+        if not self.spec.draws:
+            raise ActionRefused("no_draws", f"{self.spec.name} has no draws")
+        if self.draw_offer is not None and self.draw_offer != seat:
+            raise ActionRefused(
+                "offer_stands", "another player offers a draw: accept or decline it"
+            )
+        self.draw_offer = seat
+        self._changed()
+
+    def decline_draw(self) -> None:
+        self.set_draw_offer(None)
+
+    def set_draw_offer(self, seat: int | None) -> None:
+        """Take the standing draw offer as another process saw it."""
+        self.draw_offer = seat
+        self._changed()
+
+    def end(self, outcome: Outcome) -> None:
+        """End the game as its players decided (already written to storage)."""
+        self.match.end(outcome)
+        self.status = "finished"
+        self.outcome = outcome.to_json()
+        self.draw_offer = None
+        self._forget_position()
 
     def add_client_seed(self, seat: int, seed: str) -> ClientSeed:
         """Mix ``seat``'s ``seed`` into every chance draw from the next ply on.
@@ -419,6 +493,7 @@ class LiveGame:
             "status": self.status,
             "outcome": self.outcome,
             "rematch": self.rematch,
+            "draw_offer": self.draw_offer,
             "log_from": log_from,
             "log": self.log_json(observer, log_from, shared),
         }

@@ -115,6 +115,7 @@ class MatchInfo(BaseModel):
     chance: bool
     hidden_information: bool
     simultaneous: bool
+    draws: bool = Field(description="whether the game can be drawn (then draws may be offered)")
     status: str
     ply: int
     outcome: JsonObject | None

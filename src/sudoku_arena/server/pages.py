@@ -61,6 +61,7 @@ def game_json(spec: GameSpec) -> JsonDict:
         "chance": spec.chance,
         "hidden_information": spec.hidden_information,
         "simultaneous": spec.simultaneous,
+        "draws": spec.draws,
         "params": [param_json(p) for p in spec.params if p.name != "players"],
         "agents": agents,
         "has_rules": rules_markdown(spec.id) is not None,

@@ -11,6 +11,13 @@ JSON text messages, at most ``max_message`` bytes each:
   position, and the actor's carries ``"ack": {"id", "ply", "next_ply"}`` (a separate
   ``{"type": "ack", ...}`` message when no position follows); or ``error`` (``code``,
   ``message``, ``id``) and a fresh copy of the position.
+* client ``{"type": "resign", "seat": 0}``, ``{"type": "abort", "seat": 0}`` (before
+  that seat's first move), ``{"type": "draw", "seat": 0, "answer": "offer"}`` (or
+  ``accept``, ``decline``; games with draws): endings the players decide. The state
+  messages carry ``draw_offer`` (the offering seat, or null) and, once it is over,
+  the ``outcome`` with its ``code`` (``resign``, ``abort``, ``agreed``...).
+* server ``presence``: ``seats`` (whether a device holding each seat is connected)
+  and ``watchers`` (spectators), sent whenever somebody comes or goes.
 * client ``{"type": "resync"}``: send the whole position again; ``{"type": "ping"}``.
 * server ``state``: one JSON line (``seat``, ``ply``, ``view``, ``log`` from
   ``log_from``, ``status``, ``outcome``, ``rematch``), then a newline and the SVG board
@@ -104,6 +111,11 @@ async def serve_socket(
                 client.want_svg = data.get("svg", True) is not False
                 await _hello(arena, lg, client, data.get("tokens"))
                 greeted = True
+            elif kind in ("resign", "abort", "draw"):
+                if not greeted:
+                    client.push(ws_error("hello_first", "send hello first", msg_id))
+                    continue
+                await _ending(arena, lg, client, str(kind), data, msg_id)
             elif kind == "resync":
                 client.resync()
             elif kind == "ping":
@@ -113,7 +125,7 @@ async def serve_socket(
                     ws_error(
                         "bad_message",
                         f"unknown message type {str(kind)[:40]!r}; "
-                        "allowed: hello, act, resync, ping",
+                        "allowed: hello, act, resign, abort, draw, resync, ping",
                         msg_id,
                     )
                 )
@@ -187,6 +199,26 @@ async def _act(arena: Arena, lg: LiveGame, client: Client, data: JsonDict, msg_i
 
     try:
         await arena.act(lg, seat, ply, action, ack=ack)
+    except ActionRefused as exc:
+        client.push(ws_error(exc.code, exc.message, msg_id))
+        client.resync()
+
+
+async def _ending(
+    arena: Arena, lg: LiveGame, client: Client, kind: str, data: JsonDict, msg_id: object
+) -> None:
+    """Resign, abort, or offer / accept / decline a draw for one of the client's seats."""
+    seat = data.get("seat")
+    if seat is None and len(client.seats) == 1:
+        seat = client.seats[0]
+    if isinstance(seat, bool) or not isinstance(seat, int) or seat not in client.seats:
+        client.push(ws_error("forbidden", "say which of your seats this is for", msg_id))
+        return
+    try:
+        if kind == "draw" and data.get("answer") != "accept":
+            arena.draw_offer(lg, seat, str(data.get("answer", "")))
+        else:
+            await arena.end_by_players(lg, seat, "draw" if kind == "draw" else kind)
     except ActionRefused as exc:
         client.push(ws_error(exc.code, exc.message, msg_id))
         client.resync()

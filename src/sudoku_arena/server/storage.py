@@ -129,6 +129,10 @@ class SeedsConflict(ConflictError):
     """The client seeds changed under a write (another process took one, or moved)."""
 
 
+class GameOver(ConflictError):
+    """The game ended (or moved on) under a write: another process was first."""
+
+
 class RematchTaken(StorageError):
     """Another process created the rematch first; ``rematch`` is its id."""
 
@@ -219,12 +223,24 @@ class SetClientSeeds:
 
 
 @dataclass(slots=True)
+class EndGame:
+    """End a running game as its players decided (resignation, abort, agreed draw),
+    if it is still at ``ply``: decided in the database, so that a move stored first by
+    any process wins over the ending, and an ending stored first stops every later move
+    (see :func:`_check_running`)."""
+
+    game_id: str
+    ply: int
+    outcome: JsonDict
+
+
+@dataclass(slots=True)
 class SetRematch:
     game_id: str
     rematch: str
 
 
-Op = CreateGame | AppendActions | SetRematch | SetClientSeeds | CreateRematch | Quarantine
+Op = CreateGame | AppendActions | SetRematch | SetClientSeeds | CreateRematch | Quarantine | EndGame
 Done = Callable[[BaseException | None], None]
 
 
@@ -410,7 +426,7 @@ class Storage:
                 self.written += len(batch)
                 results.extend((done, None) for _, done in batch)
                 return
-            except (IntegrityError, RematchTaken, SeedsConflict):
+            except (IntegrityError, RematchTaken, ConflictError):
                 break  # another process was first: retry one by one below
             except OperationalError as exc:  # locked or connection lost: retry
                 log.warning("storage: write failed (attempt %d): %s", attempt + 1, exc)
@@ -435,7 +451,7 @@ class Storage:
                 results.append((done, None))
             except IntegrityError:
                 results.append((done, ConflictError("those plies were already written")))
-            except (RematchTaken, SeedsConflict) as exc:
+            except (RematchTaken, ConflictError) as exc:
                 results.append((done, exc))
             except Exception as exc:
                 log.exception("storage: write failed")
@@ -449,6 +465,7 @@ class Storage:
         for op in ops:
             if isinstance(op, AppendActions):
                 _check_seeds(conn, op)
+                _check_running(conn, op.game_id, self.shared)
                 rows.extend((op.game_id, p, a, t, now) for p, a, t in op.entries)
             else:
                 self._insert_actions(conn, rows)
@@ -544,6 +561,7 @@ class Storage:
                 conn.execute(actions_table.insert(), rows)
         elif isinstance(op, AppendActions):
             _check_seeds(conn, op)
+            _check_running(conn, op.game_id, self.shared)
             rows = _action_rows(op, now)
             if rows:
                 conn.execute(actions_table.insert(), rows)
@@ -551,6 +569,28 @@ class Storage:
                 _finish(conn, op, now)
             if op.bot_to_move is not None:
                 _set_bot_to_move(conn, op)
+        elif isinstance(op, EndGame):
+            # The row lock comes first (the update), then the count of stored moves in
+            # a statement of its own, so a move committed meanwhile is counted.
+            ended = conn.execute(
+                update(games_table)
+                .where(games_table.c.id == op.game_id, games_table.c.status == "active")
+                .values(
+                    status="finished",
+                    outcome=json.dumps(op.outcome),
+                    bot_to_move=False,
+                    updated=now,
+                )
+            )
+            if ended.rowcount != 1:
+                raise GameOver("the game is already over")
+            count = conn.execute(
+                select(func.count())
+                .select_from(actions_table)
+                .where(actions_table.c.game_id == op.game_id)
+            ).scalar()
+            if count != op.ply:
+                raise GameOver("a move was stored first")
         elif isinstance(op, SetClientSeeds):
             a = actions_table
             stored = (
@@ -789,6 +829,17 @@ def _check_seeds(conn: Connection, op: AppendActions) -> None:
     ).scalar()
     if (json.loads(text) if text else []) != op.seeds:
         raise SeedsConflict("the client seeds changed")
+
+
+def _check_running(conn: Connection, game_id: str, shared: bool) -> None:
+    """Refuse moves of a game that has ended. Several processes: the game's row is read
+    under a share lock, so a move and an ending (:class:`EndGame`, which updates the
+    row first) are ordered by the database; one process orders them itself."""
+    if not shared:
+        return
+    q = select(games_table.c.status).where(games_table.c.id == game_id).with_for_update(read=True)
+    if conn.execute(q).scalar() != "active":
+        raise GameOver("the game is over")
 
 
 def _set_bot_to_move(conn: Connection, op: AppendActions) -> None:

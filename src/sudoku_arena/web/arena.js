@@ -240,6 +240,7 @@
     const st = {
       ws: null, info: null, seats: [], states: {}, shown: null, revealed: null, log: {},
       nextId: 1, pending: null, retry: 0, closedForGood: false, selected: null, drawnPly: -1,
+      presence: null, watchers: 0, online: false, timer: null,
     };
     $("watch-link").href = `/play/${gameId}`;
     $("watch-link").textContent = `${location.origin}/play/${gameId}`;
@@ -263,31 +264,49 @@
       }
     } catch (e) { /* no invites kept */ }
 
+    // While the connection is down the board takes no input and says so; reconnecting
+    // starts at once (first retry within a quarter second, then at most every 2 s) and
+    // again as soon as the browser says it is back online or the tab is shown.
+    function setOnline(on) {
+      st.online = on;
+      $("offline").hidden = on || st.closedForGood;
+      $("board").classList.toggle("offline", !on);
+      $("conn").textContent = on ? "live" : st.closedForGood ? "no such game" : "reconnecting…";
+      $("conn").className = on ? "conn ok" : "conn bad";
+    }
+
     function connect() {
+      clearTimeout(st.timer);
+      st.timer = null;
       const proto = location.protocol === "https:" ? "wss:" : "ws:";
       const ws = new WebSocket(`${proto}//${location.host}/ws/${encodeURIComponent(gameId)}`);
       st.ws = ws;
-      $("conn").textContent = "connecting…";
       ws.onopen = () => {
         st.retry = 0;
-        $("conn").textContent = "live";
-        $("conn").className = "conn ok";
+        setOnline(true);
         ws.send(JSON.stringify({ type: "hello", tokens }));
       };
       ws.onmessage = (ev) => onMessage(ev.data);
       ws.onclose = (ev) => {
-        $("conn").textContent = "reconnecting…";
-        $("conn").className = "conn bad";
+        if (st.ws !== ws) return;
         st.pending = null;
-        if (ev.code === 4404) {
-          st.closedForGood = true;
-          $("conn").textContent = "no such game";
-          return;
-        }
-        const delay = Math.min(8000, 300 * 2 ** st.retry++);
-        setTimeout(connect, delay);
+        if (ev.code === 4404) st.closedForGood = true;
+        setOnline(false);
+        if (st.closedForGood) return;
+        const delay = st.retry === 0 ? 150 : Math.min(2000, 250 * 2 ** st.retry) * (0.8 + 0.4 * Math.random());
+        st.retry++;
+        st.timer = setTimeout(connect, delay);
       };
     }
+
+    function reconnectNow() {
+      if (st.closedForGood || !st.ws || st.ws.readyState === WebSocket.OPEN ||
+          st.ws.readyState === WebSocket.CONNECTING) return;
+      st.retry = 0;
+      connect();
+    }
+    window.addEventListener("online", reconnectNow);
+    document.addEventListener("visibilitychange", () => { if (!document.hidden) reconnectNow(); });
 
     // Games with chance show the commitment to their secret, and once over the record
     // that reveals it (replay --verify recomputes every draw from it).
@@ -347,6 +366,14 @@
           st.info.rematch = head.rematch;
           render();
           break;
+        case "presence":
+          st.presence = head.seats;
+          st.watchers = head.watchers;
+          render();
+          break;
+        case "notice":
+          notice(head.text, "info");
+          break;
         default:
           break;
       }
@@ -371,6 +398,10 @@
       const { head, svg } = cur;
       const view = head.view;
       const info = st.info;
+      // An ending the players decided (resignation, abort, agreed draw) comes with the
+      // message, not with the rules' view.
+      const outcome = head.outcome || view.outcome || null;
+      $("watching").hidden = st.seats.length > 0;
       const hidden = info.hidden_information && st.seats.length > 1;
       if (seat !== st.shown) {
         st.selected = null;
@@ -380,7 +411,7 @@
 
       // Hot seat with secrets: cover the board until the right person looks.
       const cover = $("cover");
-      if (hidden && seat !== null && st.revealed !== seat && !view.outcome) {
+      if (hidden && seat !== null && st.revealed !== seat && !outcome) {
         cover.hidden = false;
         $("cover-text").textContent = `Pass the device to ${playerLabel(info.seats, view, seat)}.`;
         $("cover-show").onclick = () => { st.revealed = seat; render(); };
@@ -388,13 +419,13 @@
         $("actions").textContent = "";
       } else {
         cover.hidden = true;
-        drawBoard(seat, view, svg, head.ply);
+        drawBoard(seat, view, svg, head.ply, !!outcome);
       }
 
       // Whose turn.
       const status = $("status");
       const toMove = view.to_move || [];
-      if (head.status === "finished" || view.outcome) {
+      if (head.status === "finished" || outcome) {
         status.textContent = "Game over";
         status.className = "status over";
       } else if (seat !== null && toMove.includes(seat)) {
@@ -414,9 +445,12 @@
       (info.seats || []).forEach((s, i) => {
         const score = view.scores ? view.scores[i] : null;
         const me = st.seats.includes(i);
+        const here = st.presence && s.kind !== "bot" ? st.presence[i] : null;
         players.append(el("li", { class: (toMove.includes(i) ? "to-move " : "") + (me ? "me" : "") },
           el("span", { class: "who", text: playerLabel(info.seats, view, i) + (me && st.seats.length === 1 ? " (you)" : "") }),
           el("span", { class: "kind muted small", text: s.kind === "bot" ? " bot" : "" }),
+          here === null ? null : el("span", { class: "presence " + (here ? "on" : "off"),
+            title: here ? "connected" : "not connected", text: here ? "online" : "away" }),
           score === null || score === undefined ? null : el("span", { class: "score", text: String(score) })));
       });
 
@@ -432,19 +466,24 @@
       }
       logEl.scrollTop = logEl.scrollHeight;
 
+      const w8 = $("watchers");
+      w8.hidden = !st.watchers;
+      w8.textContent = st.watchers === 1 ? "1 person watching" : `${st.watchers} people watching`;
+      etiquette(seat, head, view, outcome);
+
       // Result.
       const result = $("result");
-      if (view.outcome) {
+      if (outcome) {
         result.hidden = false;
-        const w = view.outcome.winners || [];
+        const w = outcome.winners || [];
         const mineWon = w.some((x) => st.seats.includes(x));
         let title;
         if (!w.length) title = "Draw";
         else if (st.seats.length === 1) title = mineWon ? "You won!" : "You lost";
         else title = w.map((x) => playerLabel(info.seats, view, x)).join(" and ") + (w.length > 1 ? " win" : " wins");
         $("result-title").textContent = title;
-        const scores = (view.outcome.scores || []).map((s, i) => `${playerLabel(info.seats, view, i)} ${s}`).join(", ");
-        $("result-reason").textContent = `${view.outcome.reason}. ${scores}`;
+        const scores = (outcome.scores || []).map((s, i) => `${playerLabel(info.seats, view, i)} ${s}`).join(", ");
+        $("result-reason").textContent = `${outcome.reason}. ${scores}`;
         const rm = $("rematch");
         if (st.seats.length) {
           rm.hidden = false;
@@ -462,13 +501,53 @@
       }
     }
 
-    function drawBoard(seat, view, svg, ply) {
+    // Resign, abort, draw offers: for the seat on screen, while the game goes on.
+    function etiquette(seat, head, view, outcome) {
+      const info = st.info;
+      const mine = seat !== null && st.seats.includes(seat);
+      const live = mine && !outcome && head.status !== "finished" && !info.read_only;
+      $("game-buttons").hidden = !live;
+      const entries = st.log[String(seat)] || [];
+      $("abort").hidden = !live || entries.some((e) => e.actor === seat);
+      $("offer-draw").hidden = !live || !info.draws || head.draw_offer !== null && head.draw_offer !== undefined;
+      const who = st.seats.length > 1 ? `${playerLabel(info.seats, view, seat)}: ` : "";
+      $("resign").onclick = () => {
+        if (confirm(`${who}resign this game? Your opponents win.`)) sendEnding("resign", seat);
+      };
+      $("abort").onclick = () => {
+        if (confirm("Abort this game? It ends with no winner.")) sendEnding("abort", seat);
+      };
+      $("offer-draw").onclick = () => { sendEnding("draw", seat, "offer"); notice("Draw offered: it stands until the next move.", "info"); };
+      const offer = head.draw_offer;
+      const box = $("draw-offer");
+      box.hidden = !live || offer === null || offer === undefined;
+      if (!box.hidden) {
+        const theirs = offer !== seat;
+        $("draw-text").textContent = theirs ? `${playerLabel(info.seats, view, offer)} offers a draw.` : "You offered a draw; waiting for an answer.";
+        $("draw-accept").hidden = !theirs;
+        $("draw-decline").hidden = !theirs;
+        $("draw-accept").onclick = () => sendEnding("draw", seat, "accept");
+        $("draw-decline").onclick = () => sendEnding("draw", seat, "decline");
+      }
+    }
+
+    function sendEnding(type, seat, answer) {
+      if (!st.ws || st.ws.readyState !== WebSocket.OPEN) {
+        notice("Not connected: nothing was sent. Try again when the board is back.", "error");
+        return;
+      }
+      const msg = { type, seat, id: st.nextId++ };
+      if (answer) msg.answer = answer;
+      st.ws.send(JSON.stringify(msg));
+    }
+
+    function drawBoard(seat, view, svg, ply, over) {
       const board = $("board");
       if (ply !== st.drawnPly) st.selected = null; // a new position starts unselected
       st.drawnPly = ply;
       const root = showBoard(board, svg);
       const legal = view.legal || [];
-      const canAct = seat !== null && st.seats.includes(seat) && (view.to_move || []).includes(seat) && !view.outcome;
+      const canAct = seat !== null && st.seats.includes(seat) && (view.to_move || []).includes(seat) && !over;
       board.classList.toggle("my-turn", canAct);
       board.classList.remove("busy");
       const onBoard = new Set();
@@ -526,7 +605,11 @@
     }
 
     function send(seat, ply, action) {
-      if (st.pending || !st.ws || st.ws.readyState !== WebSocket.OPEN) return;
+      if (!st.ws || st.ws.readyState !== WebSocket.OPEN) {
+        notice("Not connected: your move was not sent. The board comes back when the connection does.", "error");
+        return;
+      }
+      if (st.pending) return;
       const id = st.nextId++;
       st.pending = id;
       $("board").classList.add("busy");

@@ -109,6 +109,7 @@ class Citadel(BaseGame[CitadelState, int]):
         hidden_information=False,
         simultaneous=False,
         num_distinct_actions=NUM_ACTIONS,
+        draws=True,
         summary=(
             "A war game on a Go board: place and claim citadels, then spend a credit per "
             "citadel each turn to recruit, march, build and raze walls, attack and besiege. "

@@ -1,0 +1,51 @@
+"""Endings decided outside the rules: resignation, abort and a draw by agreement.
+
+A game played between people can end before its rules end it: a player resigns, the
+players abort a game that has not really begun, or they agree to a draw. Such an
+ending is an :class:`~sudoku_arena.core.types.Outcome` with one of the codes below; the
+final position is then *not* terminal, and a record that ends this way replays to a
+position where the game was still going (:func:`sudoku_arena.core.record.replay` accepts
+exactly these codes there).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sudoku_arena.core.protocol import AnyGame
+from sudoku_arena.core.types import Outcome
+
+RESIGN = "resign"
+ABORT = "abort"
+AGREED = "agreed"
+
+#: Codes of outcomes that the players decided, not the rules.
+DECIDED_BY_PLAYERS = frozenset({RESIGN, ABORT, AGREED})
+
+
+def _scores(game: AnyGame, state: object) -> tuple[float, ...]:
+    """The scores shown in the public view when the game has them, else zeros."""
+    n = game.num_players
+    shown = game.view(state, None).get("scores")
+    if isinstance(shown, list) and len(shown) == n:
+        try:
+            return tuple(float(x) for x in shown)
+        except (TypeError, ValueError):
+            pass
+    return (0.0,) * n
+
+
+def resignation(game: AnyGame, state: object, seat: int, names: Sequence[str]) -> Outcome:
+    """``seat`` resigns: every other seat shares the win."""
+    winners = tuple(p for p in range(game.num_players) if p != seat)
+    return Outcome(winners, _scores(game, state), f"{names[seat]} resigned", RESIGN)
+
+
+def aborted(game: AnyGame, state: object) -> Outcome:
+    """The game is called off before it really began: nobody wins."""
+    return Outcome((), _scores(game, state), "aborted before it really began", ABORT)
+
+
+def agreed_draw(game: AnyGame, state: object) -> Outcome:
+    """The players agree to a draw: nobody wins."""
+    return Outcome((), _scores(game, state), "drawn by agreement", AGREED)
