@@ -5,7 +5,12 @@ from __future__ import annotations
 from sudoku_arena.core.entry import GameEntry
 from sudoku_arena.games.sudoku_warriors.agents import AGENTS
 from sudoku_arena.games.sudoku_warriors.game import SudokuWarriors
-from sudoku_arena.games.sudoku_warriors.render import render_svg, render_text
+from sudoku_arena.games.sudoku_warriors.render import (
+    button_words,
+    render_panel,
+    render_svg,
+    render_text,
+)
 from sudoku_arena.games.sudoku_warriors.search import search_hints
 
 ENTRY: GameEntry[SudokuWarriors] = GameEntry(
@@ -13,6 +18,8 @@ ENTRY: GameEntry[SudokuWarriors] = GameEntry(
     rules=SudokuWarriors,
     render_text=render_text,
     render_svg=render_svg,
+    render_panel=render_panel,
+    button_words=button_words,
     agents=AGENTS,
     search_hints=search_hints,
 )
