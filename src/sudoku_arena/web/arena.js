@@ -573,6 +573,10 @@
         if (last && last.actor === seat) st.selected = null;
       }
       st.drawnPly = ply;
+      // Redrawing must not throw a keyboard player's cursor away.
+      const had = document.activeElement;
+      const focusKey = had && had.closest && had.closest("#board, #game-panel") ?
+        had.getAttribute("data-action") || had.getAttribute("data-select") : null;
       const root = showBoard(board, svg);
       const side = $("game-panel");
       const panelRoot = panelSvg ? showBoard(side, panelSvg, true) : null;
@@ -618,6 +622,13 @@
         }
       }
       st.roots = roots;
+      // A drawing with things to press is a group of controls, not a picture.
+      for (const r of roots) if (r.querySelector(".live, .tryable")) r.setAttribute("role", "group");
+      if (focusKey) {
+        const again = roots.map((r) => Array.from(r.querySelectorAll(".live")).find((t) =>
+          t.getAttribute("data-action") === focusKey || t.getAttribute("data-select") === focusKey)).find(Boolean);
+        if (again) focusTarget(again); else board.focus();
+      }
       if (st.selected !== null && !roots.some((r) => Array.from(r.querySelectorAll("[data-select]")).some((x) => x.getAttribute("data-select") === st.selected))) {
         st.selected = null;
       }

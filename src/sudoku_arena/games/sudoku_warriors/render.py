@@ -295,14 +295,14 @@ def _hilltops(view: JsonDict, ox: int, oy: int, legal: list[str], mover_color: s
             out.append(f'<circle cx="{x}" cy="{y}" r="2.5" fill="#777"/>')
         if placing and not code and name not in legal_set:
             out.append(
-                f'<circle class="try" data-try="{name}" cx="{x}" cy="{y}" r="22" fill="#000" '
+                f'<circle class="try" data-try="{name}" cx="{x}" cy="{y}" r="23" fill="#000" '
                 f'fill-opacity="0"><title>hilltop {name}</title></circle>'
             )
         if name in legal_set:
             out.append(
                 # A ring to see, inside a hit area as wide as a cell to tap.
                 f'<g class="target" data-action="{name}" style="cursor:pointer">'
-                f'<circle cx="{x}" cy="{y}" r="22" fill="#000" fill-opacity="0"/>'
+                f'<circle cx="{x}" cy="{y}" r="23" fill="#000" fill-opacity="0"/>'
                 f'<circle cx="{x}" cy="{y}" r="10" fill="{mover_color}" fill-opacity="0.15" '
                 f'stroke="{mover_color}" stroke-opacity="0.6" stroke-width="1.5"/>'
                 f"<title>hilltop {name}: claim it</title></g>"
