@@ -186,6 +186,8 @@ def render_svg(view: JsonDict) -> str:
             f'fill="{_LIGHT[owner]}" stroke="{stroke}" stroke-width="3"{dash}>'
             f"<title>citadel {cell} ({who}{state})</title></rect>"
         )
+        if owner >= 0:  # the owner's shape in the corner, for eyes that mix the hues
+            out.append(_token(owner, x + h - 5, y - h + 5, 4.5, 'stroke="#fff" stroke-width="1"'))
     # Walls: the 2x2 block of cells around one square.
     for w in view["walls"]:
         x0, y1 = xy(w["cells"][0])  # lower-left cell
@@ -213,11 +215,8 @@ def render_svg(view: JsonDict) -> str:
             extra = ' stroke="#fff" stroke-width="1.5"'
         opacity = ' fill-opacity="0.65"' if w["spent"] else ""
         notes = (", has attacked" if w["spent"] else "") + (", besieged" if w["besieged"] else "")
-        out.append(
-            f'<circle cx="{x}" cy="{y}" r="{rad}" fill="{_FILL[p]}"{opacity}{extra}>'
-            f"<title>{view['players'][p]} warrior {cell}, strength {w['strength']}{notes}"
-            "</title></circle>"
-        )
+        title = f"{view['players'][p]} warrior {cell}, strength {w['strength']}{notes}"
+        out.append(_token(p, x, y, rad, f"{opacity.strip()}{extra}", title))
         out.append(
             f'<text x="{x}" y="{y + 5}" text-anchor="middle" font-size="14" '
             f'font-weight="bold" fill="#fff" pointer-events="none">{w["strength"]}</text>'
@@ -225,6 +224,17 @@ def render_svg(view: JsonDict) -> str:
     out.extend(_targets(view, xy))
     out.append("</svg>")
     return "".join(out)
+
+
+def _token(player: int, x: float, y: float, r: float, attrs: str, title: str = "") -> str:
+    """A player's piece: blue a circle, red a diamond, so the two sides differ in shape
+    as well as in hue (for colour-blind players)."""
+    tip = f"<title>{escape(title)}</title>" if title else ""
+    if player == 0:
+        return f'<circle cx="{x}" cy="{y}" r="{r}" fill="{_FILL[0]}" {attrs}>{tip}</circle>'
+    d = r * 1.2
+    points = f"{x},{y - d} {x + d},{y} {x},{y + d} {x - d},{y}"
+    return f'<polygon points="{points}" fill="{_FILL[player]}" {attrs}>{tip}</polygon>'
 
 
 def render_panel(view: JsonDict) -> str:
