@@ -55,6 +55,7 @@ class GameEntry(Generic[G]):
     screen, below the board on a phone), both from a view; ``render_text`` draws a view
     for a terminal;
     ``button_words`` names in words the actions played by a button beside the board;
+    ``legend`` says what the board's symbols mean (an icon as SVG, and words);
     ``agents`` are the game's own bots by name (``"greedy"``); ``search_hints`` gives the
     search its knowledge of the game (``None``: the search's defaults).
     """
@@ -65,6 +66,7 @@ class GameEntry(Generic[G]):
     render_svg: SvgRenderer
     render_panel: SvgRenderer | None = None
     button_words: ButtonWords | None = None
+    legend: tuple[tuple[str, str], ...] = ()
     agents: Mapping[str, AgentFactory] = field(default_factory=dict)
     search_hints: Callable[[G], SearchHints] | None = None
 

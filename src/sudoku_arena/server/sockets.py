@@ -3,9 +3,9 @@
 JSON text messages, at most ``max_message`` bytes each:
 
 * client ``{"type": "hello", "tokens": ["..."]}`` first: the seats whose secret tokens
-  are given (none: a spectator). Answer ``welcome`` (game facts, your seats), then the
-  position. ``"svg": false`` asks for positions without the SVG board (clients that do
-  not draw: bots, scripts).
+  are given (none: a spectator). Answer ``welcome`` (game facts, your seats, the
+  board's ``legend``), then the position. ``"svg": false`` asks for positions without
+  the SVG board (clients that do not draw: bots, scripts).
 * client ``{"type": "act", "seat": 0, "ply": 12, "action": "r5c3", "id": 7}``: the
   action in notation, made at ``ply``. Once it is stored everybody gets the new
   position, and the actor's carries ``"ack": {"id", "ply", "next_ply"}`` (a separate
@@ -38,6 +38,7 @@ import time
 import orjson
 from starlette.types import Receive, Scope, Send
 
+from sudoku_arena.core.registry import entry_of
 from sudoku_arena.core.types import JsonDict
 from sudoku_arena.server.arena import Arena, Client
 from sudoku_arena.server.live import ActionRefused, GameUnavailable, LiveGame
@@ -161,7 +162,9 @@ async def _hello(arena: Arena, lg: LiveGame, client: Client, tokens: object) -> 
     client.seats = sorted(seats)
     arena.attach(lg, client)
     await arena.refresh(lg)
-    client.push(json.dumps({"type": "welcome", "game": lg.info(), "seats": client.seats}))
+    legend = [{"icon": icon, "text": text} for icon, text in entry_of(lg.game).legend]
+    welcome = {"type": "welcome", "game": lg.info(), "seats": client.seats, "legend": legend}
+    client.push(json.dumps(welcome))
     client.resync()
 
 

@@ -321,6 +321,18 @@
     window.addEventListener("online", reconnectNow);
     document.addEventListener("visibilitychange", () => { if (!document.hidden) reconnectNow(); });
 
+    // The game's own key to its symbols (icons are the game's drawings, not user text).
+    function showLegend(items) {
+      const list = $("legend-list");
+      list.textContent = "";
+      for (const item of items) {
+        const icon = el("span", { class: "icon" });
+        icon.innerHTML = `<svg viewBox="0 0 24 24" width="24" height="24" aria-hidden="true">${item.icon}</svg>`;
+        list.append(el("li", {}, icon, el("span", { text: item.text })));
+      }
+      $("legend").hidden = !items.length;
+    }
+
     // Games with chance show the commitment to their secret, and once over the record
     // that reveals it (replay --verify recomputes every draw from it).
     function showFairness(game) {
@@ -352,6 +364,7 @@
           document.title = `${head.game.name} · Sudoku Arena`;
           $("rules-link").href = `/rules/${head.game.game}`;
           $("type-box").hidden = !st.seats.length;
+          showLegend(head.legend || []);
           break;
         case "state": {
           if (head.ack) { st.pending = null; notice(""); }

@@ -493,3 +493,40 @@ def _panel(view: JsonDict, x0: float, y0: float, legal: list[str]) -> tuple[list
         )
         y += 20
     return out, y
+
+
+#: What the board's symbols mean, for the legend beside the board: (the body of a
+#: 24x24 SVG icon, words).
+LEGEND: tuple[tuple[str, str], ...] = (
+    (
+        '<rect x="2" y="2" width="20" height="20" fill="#8a6f55"/>',
+        "Fur: a blocked square, nothing is written there",
+    ),
+    (
+        (
+            '<rect x="2" y="2" width="20" height="20" fill="#fff" stroke="#555"/>'
+            '<circle cx="12" cy="12" r="7" fill="none" stroke="#999" stroke-width="1.5"'
+            ' stroke-dasharray="3 2"/>'
+        ),
+        "A starting square: the first roll is written into these",
+    ),
+    (
+        (
+            '<rect x="2" y="2" width="20" height="20" fill="#e8e4da" stroke="#555"/>'
+            '<text x="12" y="17" text-anchor="middle" font-size="14" font-weight="bold"'
+            ' font-family="sans-serif">5</text>'
+        ),
+        "A printed number: it counts like a written one",
+    ),
+    (
+        (
+            '<rect x="2" y="2" width="20" height="20" fill="#fff" stroke="#555"/>'
+            '<text x="12" y="17" text-anchor="middle" font-size="14"'
+            ' font-family="sans-serif">3</text>'
+        ),
+        (
+            "A number you wrote. Repeats in a row or column segment are circled, and equal"
+            " numbers touching diagonally are linked: both cost points"
+        ),
+    ),
+)

@@ -6,6 +6,7 @@ from sudoku_arena.core.entry import GameEntry
 from sudoku_arena.games.citadel.agents import AGENTS
 from sudoku_arena.games.citadel.game import Citadel
 from sudoku_arena.games.citadel.render import (
+    LEGEND,
     button_words,
     render_panel,
     render_svg,
@@ -18,6 +19,7 @@ ENTRY: GameEntry[Citadel] = GameEntry(
     rules=Citadel,
     render_text=render_text,
     render_svg=render_svg,
+    legend=LEGEND,
     render_panel=render_panel,
     button_words=button_words,
     agents=AGENTS,

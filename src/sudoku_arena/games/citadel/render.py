@@ -454,3 +454,49 @@ def button_words(action: str) -> tuple[str, str] | None:
     if action == "end":
         return "End turn", "Finish your turn; your opponent moves next"
     return None
+
+
+#: What the board's symbols mean, for the legend beside the board: (the body of a
+#: 24x24 SVG icon, words).
+LEGEND: tuple[tuple[str, str], ...] = (
+    (
+        (
+            '<circle cx="12" cy="12" r="9" fill="#2f6fd6" stroke="#fff" stroke-width="1.5"/>'
+            '<text x="12" y="16" text-anchor="middle" font-size="11" font-weight="bold"'
+            ' fill="#fff" font-family="sans-serif">2</text>'
+        ),
+        "A blue warrior (a circle) and its strength",
+    ),
+    (
+        (
+            '<polygon points="12,1 23,12 12,23 1,12" fill="#d0392b" stroke="#fff"'
+            ' stroke-width="1.5"/>'
+            '<text x="12" y="16" text-anchor="middle" font-size="11" font-weight="bold"'
+            ' fill="#fff" font-family="sans-serif">1</text>'
+        ),
+        "A red warrior (a diamond) and its strength",
+    ),
+    (
+        (
+            '<rect x="3" y="3" width="18" height="18" rx="3" fill="#e6e2d8" stroke="#777"'
+            ' stroke-width="3"/>'
+        ),
+        "A citadel; held ones take their owner's colour and carry his shape in a corner",
+    ),
+    (
+        (
+            '<rect x="2" y="2" width="20" height="20" rx="3" fill="#6b6259" stroke="#2e2a26"'
+            ' stroke-width="2"/>'
+            '<text x="12" y="16" text-anchor="middle" font-size="11" fill="#f3efe8"'
+            ' font-family="sans-serif">2</text>'
+        ),
+        "A wall over four points, and its strength",
+    ),
+    (
+        (
+            '<circle cx="12" cy="12" r="9" fill="#2f6fd6" stroke="#111" stroke-width="3"'
+            ' stroke-dasharray="3 2"/>'
+        ),
+        "A dashed outline: besieged (no way out to a free point)",
+    ),
+)

@@ -506,3 +506,35 @@ def button_words(action: str) -> tuple[str, str] | None:
     if action == "bid":
         return "Add no village", "Stay in the battle with the bid you have"
     return None
+
+
+#: What the board's symbols mean, for the legend beside the board: (the body of a
+#: 24x24 SVG icon, words).
+LEGEND: tuple[tuple[str, str], ...] = (
+    (
+        '<circle cx="12" cy="12" r="7" fill="#1f5fbf" stroke="#fff" stroke-width="2.5"/>',
+        "A hilltop held by a warrior of Circle",
+    ),
+    (
+        (
+            '<rect x="5" y="5" width="14" height="14" fill="#c0392b" stroke="#fff"'
+            ' stroke-width="2.5"/>'
+        ),
+        "A hilltop held by a warrior of Square (Triangle's are triangles)",
+    ),
+    (
+        '<path d="M6 6 L18 18 M18 6 L6 18" stroke="#333" stroke-width="3"/>',
+        "A crossed-out hilltop: dead for good, it counts for nobody",
+    ),
+    (
+        (
+            '<text x="12" y="17" text-anchor="middle" font-size="15"'
+            ' font-family="sans-serif">7</text>'
+        ),
+        "A village; its number is the resources it adds to a bid",
+    ),
+    (
+        ('<rect x="2" y="2" width="20" height="20" fill="none" stroke="#222" stroke-width="3"/>'),
+        "A province (thick lines): its last free hilltop starts a battle for it",
+    ),
+)

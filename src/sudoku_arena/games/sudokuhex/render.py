@@ -359,3 +359,40 @@ def _wrap(text: str, width: int) -> list[str]:
     if line:
         lines.append(line)
     return lines
+
+
+#: What the board's symbols mean, for the legend beside the board: (the body of a
+#: 24x24 SVG icon, words).
+LEGEND: tuple[tuple[str, str], ...] = (
+    (
+        (
+            '<polygon points="12,2 21,7 21,17 12,22 3,17 3,7" fill="#4a4a4a"/>'
+            '<text x="12" y="16" text-anchor="middle" font-size="11" font-weight="bold"'
+            ' fill="#fff" font-family="sans-serif">4</text>'
+        ),
+        "A starting tile: it belongs to nobody",
+    ),
+    (
+        (
+            '<polygon points="12,2 21,7 21,17 12,22 3,17 3,7" fill="#fffaf0"'
+            ' stroke="#6b6354" stroke-width="1.5"/>'
+            '<text x="12" y="16" text-anchor="middle" font-size="11" font-weight="bold"'
+            ' font-family="sans-serif">6</text>'
+        ),
+        "A placed tile",
+    ),
+    (
+        (
+            '<polygon points="12,2 21,7 21,17 12,22 3,17 3,7" fill="#fffaf0"'
+            ' stroke="#c0392b" stroke-width="3"/>'
+        ),
+        "The tile placed last",
+    ),
+    (
+        (
+            '<polygon points="12,2 21,7 21,17 12,22 3,17 3,7" fill="#f6e3c6"'
+            ' stroke="#5a5245" stroke-width="3"/>'
+        ),
+        "A honeycomb: hexes of one colour inside a thick border",
+    ),
+)

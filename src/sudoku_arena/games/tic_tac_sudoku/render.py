@@ -208,3 +208,35 @@ def _side_panel(view: JsonDict, x0: int, y0: int) -> tuple[list[str], int]:
             f"{escape(view['outcome']['reason'].split(':')[0])}</text>"
         )
     return out, y + 10
+
+
+#: What the board's symbols mean, for the legend beside the board: (the body of a
+#: 24x24 SVG icon, words).
+LEGEND: tuple[tuple[str, str], ...] = (
+    (
+        '<circle cx="12" cy="12" r="8" fill="none" stroke="#1f5fbf" stroke-width="3"/>',
+        (
+            "Circle's open symbol, the last he placed: his next goes on a number one below,"
+            " the same or one above the number under it"
+        ),
+    ),
+    (
+        '<circle cx="12" cy="12" r="8" fill="#1f5fbf" stroke="#1f5fbf" stroke-width="3"/>',
+        "Circle's earlier symbols, filled in: still his for scoring",
+    ),
+    (
+        (
+            '<rect x="4" y="4" width="16" height="16" fill="none" stroke="#c0392b"'
+            ' stroke-width="3"/>'
+        ),
+        "Square's symbols, open and filled, the same way",
+    ),
+    (
+        '<path d="M5 5 L19 19 M19 5 L5 19" stroke="#555" stroke-width="3"/>',
+        "Crossed out by the centre rule: occupied, and nobody's",
+    ),
+    (
+        '<rect x="2" y="2" width="20" height="20" fill="#fff6c2" stroke="#999"/>',
+        "Where the player on turn may play",
+    ),
+)
