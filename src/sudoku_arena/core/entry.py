@@ -36,6 +36,11 @@ class TextRenderer(Protocol):
 #: ``data-action`` with the action's notation, so one generic script plays every game.
 SvgRenderer = Callable[[JsonDict], str]
 
+#: The named positions a game's rules page draws (``{{diagram: NAME}}`` in its RULES.md):
+#: name -> a view (``game.view(state, None)`` of a position reached by playing actions
+#: through the engine), drawn by the entry's ``render_svg`` with its click targets removed.
+FigureSource = Callable[[], Mapping[str, JsonDict]]
+
 #: Builds an agent: ``(game, seed)`` or ``(game, seed, arg=TEXT)`` for ``name:TEXT``.
 AgentFactory = Callable[..., Agent]
 
@@ -56,3 +61,4 @@ class GameEntry(Generic[G]):
     render_svg: SvgRenderer
     agents: Mapping[str, AgentFactory] = field(default_factory=dict)
     search_hints: Callable[[G], SearchHints] | None = None
+    figures: FigureSource | None = None
