@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from sudoku_arena.core.entry import GameEntry
 from sudoku_arena.games.sudokuhex.agents import AGENTS
+from sudoku_arena.games.sudokuhex.figures import figures
 from sudoku_arena.games.sudokuhex.game import SuDokuHex
 from sudoku_arena.games.sudokuhex.render import render_svg, render_text
 from sudoku_arena.games.sudokuhex.search import search_hints
@@ -15,4 +16,5 @@ ENTRY: GameEntry[SuDokuHex] = GameEntry(
     render_svg=render_svg,
     agents=AGENTS,
     search_hints=search_hints,
+    figures=figures,
 )
