@@ -201,7 +201,7 @@ def markdown_to_html(text: str, figures: Mapping[str, str] | None = None) -> str
         if heading:
             flush_para()
             close_lists()
-            level = min(len(heading.group(1)) + 1, 6)
+            level = len(heading.group(1))
             out.append(f"<h{level}>{_inline(heading.group(2))}</h{level}>")
             i += 1
             continue

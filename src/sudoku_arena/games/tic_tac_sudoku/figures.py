@@ -14,14 +14,14 @@ GRID = "534678912672195348198342567859761423426853791713924856961537284287419635
 
 #: A game between two greedy players on GRID, as far as the figures need it.
 MOVES = (
-    "r7c5 r3c1 r9c2 r6c2 r5c5 r6c4 r1c3 r9c7 r4c2 r9c9 r7c4 r5c8 r7c2 r5c4 r7c6 r9c8 "
-    "r7c8 r4c4 r8c2 r8c7 r5c7 r8c9"
-).split()
+    "r7c5,r3c1,r9c2,r6c2,r5c5,r6c4,r1c3,r9c7,r4c2,r9c9,r7c4,r5c8,r7c2,r5c4,r7c6,r9c8,"
+    "r7c8,r4c4,r8c2,r8c7,r5c7,r8c9"
+)
 
 
 def _after(game: TicTacSudoku, plies: int) -> TTSState:
     state = game.initial_state()
-    for text in MOVES[:plies]:
+    for text in MOVES.split(",")[:plies]:
         state = game.apply(state, game.parse_action(text))
     return state
 
