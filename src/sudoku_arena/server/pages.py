@@ -142,13 +142,14 @@ _FIGURE = re.compile(r"^\{\{diagram:\s*([\w-]+)\s*(?:\|\s*(.*?))?\s*\}\}$")
 _SUMMARY = re.compile(r"^<summary>(.*)</summary>$")
 
 
-def markdown_to_html(text: str, figures: Mapping[str, str] | None = None) -> str:
+def markdown_to_html(text: str, figures: Mapping[str, str] | None = None, *, shift: int = 1) -> str:
     """Markdown as HTML for the rules pages; everything is escaped first.
 
     Beyond plain Markdown: a line ``{{diagram: NAME | caption}}`` places the SVG
     ``figures[NAME]`` (already inert, see :func:`inert_svg`) with its caption, and the
     lines ``<details>``, ``<summary>text</summary>`` and ``</details>`` fold a part away
-    (the only HTML let through).
+    (the only HTML let through). Headings move ``shift`` levels down (``#`` is ``<h2>``
+    by default, for a page that has its own ``<h1>``).
     """
     lines = text.splitlines()
     out: list[str] = []
@@ -201,7 +202,7 @@ def markdown_to_html(text: str, figures: Mapping[str, str] | None = None) -> str
         if heading:
             flush_para()
             close_lists()
-            level = len(heading.group(1))
+            level = min(len(heading.group(1)) + shift, 6)
             out.append(f"<h{level}>{_inline(heading.group(2))}</h{level}>")
             i += 1
             continue
@@ -324,7 +325,7 @@ def rules_page(game_id: str) -> str:
     text = player_rules_markdown(game_id)
     reference = rules_markdown(game_id)
     if text is not None:
-        body = markdown_to_html(text, figure_svgs(game_id))
+        body = markdown_to_html(text, figure_svgs(game_id), shift=0)
         if reference is not None:
             body += (
                 '\n<p class="rules-reference"><a href="/rules/'
@@ -332,7 +333,7 @@ def rules_page(game_id: str) -> str:
                 "implemented, every ruling with its number, the notation and the options.</p>"
             )
     elif reference is not None:
-        body = markdown_to_html(reference)
+        body = markdown_to_html(reference, shift=0)
     else:
         body = (
             f"<p>{html.escape(spec.summary)}</p><p>The full rules page of this game is "
@@ -351,4 +352,4 @@ def reference_page(game_id: str) -> str | None:
         f'<p class="rules-reference"><a href="/rules/{html.escape(spec.id)}">Back to the '
         "rules for players</a></p>\n"
     )
-    return _page(f"{spec.name}: full reference", spec.id, back + markdown_to_html(text))
+    return _page(f"{spec.name}: full reference", spec.id, back + markdown_to_html(text, shift=0))
