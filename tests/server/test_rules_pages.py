@@ -109,6 +109,10 @@ def test_inert_svg_keeps_the_drawing_and_drops_what_clicks() -> None:
         assert gone not in out, gone
     assert out.count("<rect") == 1 and "<circle" in out and 'viewBox="0 0 10 10"' in out
     assert "rules-board" in out
+    keyboard = '<svg xmlns="http://www.w3.org/2000/svg"><rect role="button" tabindex="0"/></svg>'
+    assert "role" not in inert_svg(keyboard) and "tabindex" not in inert_svg(keyboard)
+    not_xml = '<svg><rect data-action="r1c1" data-select="x" x="1">&nbsp;</rect></svg>'
+    assert inert_svg(not_xml) == '<svg><rect x="1">&nbsp;</rect></svg>'
 
 
 def test_a_label_defaults_from_the_name_and_games_give_their_own() -> None:

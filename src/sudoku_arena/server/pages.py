@@ -267,6 +267,7 @@ def _figure_html(name: str, caption: str, figures: Mapping[str, str]) -> str:
 
 #: Attributes that make a board element act on a click (see arena.js).
 _CLICK_ATTRIBUTES = ("data-action", "data-select", "tabindex")
+_CLICK_TEXT = re.compile(r'\s(?:data-action|data-select|data-from|tabindex)="[^"]*"')
 
 
 def inert_svg(svg: str) -> str:
@@ -274,7 +275,10 @@ def inert_svg(svg: str) -> str:
     (``data-from``) are dropped, click attributes and pointer cursors removed, and the
     drawing scales to the width of its box."""
     ET.register_namespace("", SVG_NS)
-    root = ET.fromstring(svg)
+    try:
+        root = ET.fromstring(svg)
+    except ET.ParseError:  # not XML after all: still take the click attributes away
+        return _CLICK_TEXT.sub("", svg)
     for parent in list(root.iter()):
         for child in list(parent):
             if "data-from" in child.attrib:
@@ -289,6 +293,8 @@ def inert_svg(svg: str) -> str:
                 node.set("style", kept)
             else:
                 del node.attrib["style"]
+        if node.attrib.get("role") == "button":  # a keyboard target on the live board
+            del node.attrib["role"]
         classes = node.attrib.get("class", "").split()
         if "target" in classes:
             node.set("class", " ".join(c for c in classes if c != "target"))
