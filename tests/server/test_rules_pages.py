@@ -182,3 +182,12 @@ def test_the_form_and_the_rules_pages_in_chromium(site: LiveServer, tmp_path: Pa
 def test_the_api_still_serves_the_readme(site: LiveServer) -> None:
     body = httpx.get(f"{site.url}/api/games/citadel/rules").json()
     assert body["game"] == "citadel" and "CI-8" in body["markdown"]
+
+
+def test_nested_lists_stay_inside_their_item_and_wide_blocks_take_the_keyboard() -> None:
+    from sudoku_arena.server.pages import markdown_to_html
+
+    out = markdown_to_html("1. Roll.\n   - a box\n   - a blank\n2. Write.\n\n```\nwide\n```\n")
+    assert "<li>Roll.\n<ul>\n<li>a box</li>\n<li>a blank</li>\n</ul></li>" in out
+    assert out.count("<ol>") == 1 and "<li>Write.</li>\n</ol>" in out
+    assert '<pre tabindex="0">' in out

@@ -162,9 +162,13 @@ def markdown_to_html(text: str, figures: Mapping[str, str] | None = None, *, shi
             out.append("<p>" + _inline(" ".join(para)) + "</p>")
             para.clear()
 
+    def pop_list() -> None:
+        kind = lists.pop()
+        out.append(f"</{kind}></li>" if lists else f"</{kind}>")  # a nested list ends its item
+
     def close_lists() -> None:
         while lists:
-            out.append(f"</{lists.pop()}>")
+            pop_list()
 
     while i < len(lines):
         line = lines[i]
@@ -177,7 +181,9 @@ def markdown_to_html(text: str, figures: Mapping[str, str] | None = None, *, shi
             while i < len(lines) and not lines[i].strip().startswith("```"):
                 block.append(lines[i])
                 i += 1
-            out.append("<pre><code>" + html.escape("\n".join(block)) + "</code></pre>")
+            # Focusable, so a keyboard can scroll a wide block (narrow screens).
+            code = html.escape("\n".join(block))
+            out.append(f'<pre tabindex="0"><code>{code}</code></pre>')
             i += 1
             continue
         if not stripped:
@@ -215,7 +221,7 @@ def markdown_to_html(text: str, figures: Mapping[str, str] | None = None, *, shi
                 if not all(re.fullmatch(r":?-{2,}:?", c) for c in cells):
                     rows.append(cells)
                 i += 1
-            out.append('<table class="rules-table">')
+            out.append('<table class="rules-table" tabindex="0">')
             for r, cells in enumerate(rows):
                 tag = "th" if r == 0 else "td"
                 out.append(
@@ -229,8 +235,10 @@ def markdown_to_html(text: str, figures: Mapping[str, str] | None = None, *, shi
             kind = "ol" if item.group(2)[0].isdigit() else "ul"
             depth = len(item.group(1).expandtabs(4)) // 2
             while len(lists) > depth + 1:
-                out.append(f"</{lists.pop()}>")
+                pop_list()
             if len(lists) < depth + 1:
+                if lists and out[-1].endswith("</li>"):
+                    out[-1] = out[-1][: -len("</li>")]  # the nested list goes inside the item
                 lists.append(kind)
                 out.append(f"<{kind}>")
             out.append("<li>" + _inline(item.group(3)))
