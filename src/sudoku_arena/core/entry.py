@@ -41,6 +41,11 @@ SvgRenderer = Callable[[JsonDict], str]
 #: through the engine), drawn by the entry's ``render_svg`` with its click targets removed.
 FigureSource = Callable[[], Mapping[str, JsonDict]]
 
+#: Words for an action that has no place on the board, for the button that plays it:
+#: ``"end"`` -> ``("End turn", "Finish your turn; your opponent moves next")`` (label,
+#: one-line tooltip); ``None`` for actions the board shows.
+ButtonWords = Callable[[str], "tuple[str, str] | None"]
+
 #: Builds an agent: ``(game, seed)`` or ``(game, seed, arg=TEXT)`` for ``name:TEXT``.
 AgentFactory = Callable[..., Agent]
 
@@ -50,15 +55,34 @@ class GameEntry(Generic[G]):
     """Everything registered for one game.
 
     ``spec`` says what the game is (the rules class's ``spec``); ``rules`` builds the
-    engine from resolved parameters; ``render_text`` and ``render_svg`` draw its views;
+    engine from resolved parameters; ``render_svg`` draws the board only and
+    ``render_panel`` what goes beside it (scores, hands, dice: the sidebar on a wide
+    screen, below the board on a phone), both from a view; ``render_text`` draws a view
+    for a terminal;
+    ``button_words`` names in words the actions played by a button beside the board;
     ``agents`` are the game's own bots by name (``"greedy"``); ``search_hints`` gives the
-    search its knowledge of the game (``None``: the search's defaults).
+    search its knowledge of the game (``None``: the search's defaults); ``figures`` the
+    positions its rules page shows (``None``: none).
     """
 
     spec: GameSpec
     rules: RulesFactory[G]
     render_text: TextRenderer
     render_svg: SvgRenderer
+    render_panel: SvgRenderer | None = None
+    button_words: ButtonWords | None = None
     agents: Mapping[str, AgentFactory] = field(default_factory=dict)
     search_hints: Callable[[G], SearchHints] | None = None
     figures: FigureSource | None = None
+
+    def buttons(self, view: JsonDict) -> dict[str, tuple[str, str]]:
+        """Words for the legal actions in ``view`` that are played by a button."""
+        words = self.button_words
+        if words is None:
+            return {}
+        out: dict[str, tuple[str, str]] = {}
+        for action in view.get("legal", ()):
+            said = words(action)
+            if said is not None:
+                out[action] = said
+        return out

@@ -24,12 +24,12 @@ from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from sudoku_arena.core.errors import ArenaError, UnknownGameError
-from sudoku_arena.core.registry import entry_of, spec_of
+from sudoku_arena.core.registry import spec_of
 from sudoku_arena.core.types import JsonDict
 from sudoku_arena.server.arena import BOT, HUMAN, Arena, SeatSpec
 from sudoku_arena.server.bots import BotRunner
 from sudoku_arena.server.fanout import RedisFanout
-from sudoku_arena.server.live import ActionRefused, GameUnavailable, LiveGame
+from sudoku_arena.server.live import ActionRefused, GameUnavailable, LiveGame, draw_page
 from sudoku_arena.server.models import (
     ActionRequest,
     ActResponse,
@@ -192,9 +192,9 @@ def _static(name: str, media: str) -> Response:
 
 
 def _split_state(text: str) -> JsonDict:
-    head, _, svg = text.partition("\n")
+    head, _, drawings = text.partition("\n")
     data: JsonDict = json.loads(head)
-    data["svg"] = svg
+    data["svg"], _, data["panel"] = drawings.partition("\n")
     return data
 
 
@@ -565,13 +565,15 @@ def create_app(config: ServerConfig | None = None, *, arena: Arena | None = None
         if not 0 <= ply <= lg.ply:
             raise ApiError(404, "not_found", f"ply {ply} is out of range; allowed: 0 to {lg.ply}")
         view = lg.game.view(lg.states[ply], None)
+        board, _, panel = draw_page(lg.game, view).partition("\n")
         return ReplayResponse(
             ply=ply,
             total=lg.ply,
             action=None if ply == 0 else lg.log[ply - 1].action,
             actor=None if ply == 0 else lg.log[ply - 1].actor,
             view=view,
-            svg=entry_of(lg.game).render_svg(view),
+            svg=board,
+            panel=panel,
         )
 
     app.add_middleware(GZipMiddleware, minimum_size=2048)

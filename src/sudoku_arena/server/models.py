@@ -171,8 +171,10 @@ class StateResponse(BaseModel):
     rematch: str | None
     log_from: int
     log: list[LogEntryOut]
+    buttons: dict[str, tuple[str, str]] = {}
     view: JsonObject
     svg: str
+    panel: str = ""
 
 
 class ActResponse(BaseModel):
@@ -228,6 +230,7 @@ class ReplayResponse(BaseModel):
     actor: int | None
     view: JsonObject
     svg: str
+    panel: str = ""
 
 
 class RulesResponse(BaseModel):

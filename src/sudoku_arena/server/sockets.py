@@ -20,8 +20,9 @@ JSON text messages, at most ``max_message`` bytes each:
   and ``watchers`` (spectators), sent whenever somebody comes or goes.
 * client ``{"type": "resync"}``: send the whole position again; ``{"type": "ping"}``.
 * server ``state``: one JSON line (``seat``, ``ply``, ``view``, ``log`` from
-  ``log_from``, ``status``, ``outcome``, ``rematch``), then a newline and the SVG board
-  drawn from that view. A client holding several seats (hot seat) gets one per seat.
+  ``log_from``, ``status``, ``outcome``, ``rematch``, ``buttons``: words for the legal
+  actions played by a button), then the SVG board and the SVG panel drawn from that
+  view, a line each. A client holding several seats (hot seat) gets one per seat.
 * server ``rematch``: the id of the rematch game.
 
 It is served below the web framework (see :class:`sudoku_arena.server.app.ArenaApp`):

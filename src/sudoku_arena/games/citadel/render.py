@@ -144,7 +144,7 @@ def render_svg(view: JsonDict) -> str:
     """The Go board with citadels, walls and warriors; legal actions as click targets."""
     n = view["size"]
     board = (n - 1) * _U + 2 * _M
-    width, height = board + _PANEL, max(board, 420)
+    width, height = board, board
     warriors, citadels, _ = _index(view)
 
     def xy(name: str) -> tuple[float, float]:
@@ -223,9 +223,20 @@ def render_svg(view: JsonDict) -> str:
             f'font-weight="bold" fill="#fff" pointer-events="none">{w["strength"]}</text>'
         )
     out.extend(_targets(view, xy))
-    out.extend(_panel(view, board + 10, _M))
     out.append("</svg>")
     return "".join(out)
+
+
+def render_panel(view: JsonDict) -> str:
+    """What goes beside the board (on a phone: below it): turn, citadels and warriors,
+    credits, sieges, and the button that shows where walls can be built."""
+    body, bottom = _panel(view, 10, 24)
+    width, height = _PANEL, bottom + 10
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
+        'class="panel citadel" font-family="sans-serif" role="img" '
+        'aria-label="citadels, warriors and credits">' + "".join(body) + "</svg>"
+    )
 
 
 def _target(shape: str, attrs: str, title: str) -> str:
@@ -235,13 +246,36 @@ def _target(shape: str, attrs: str, title: str) -> str:
     )
 
 
+def _tries(view: JsonDict, xy: object) -> list[str]:
+    """Empty points that take no placement or recruit now carry ``data-try`` with that
+    action, so a click there asks the engine why not (drawn first: legal targets on top)."""
+    assert callable(xy)
+    n = view["size"]
+    warriors, citadels, walls = _index(view)
+    legal = set(view["legal"])
+    verb = "citadel " if view["phase"] == "setup" else "+"
+    out: list[str] = []
+    for row in range(1, n + 1):
+        for col in COLUMNS[:n]:
+            cell = f"{col}{row}"
+            action = verb + cell
+            if cell in warriors or cell in citadels or cell in walls or action in legal:
+                continue
+            x, y = xy(cell)
+            out.append(
+                f'<circle class="try" data-try="{action}" cx="{x}" cy="{y}" r="{_U * 0.45}" '
+                f'fill="#000" fill-opacity="0"><title>{cell}</title></circle>'
+            )
+    return out
+
+
 def _targets(view: JsonDict, xy: object) -> list[str]:
     assert callable(xy)
     to_move = view["to_move"][0] if view["to_move"] else None
     if to_move is None:
         return []
     color = _FILL[to_move]
-    out: list[str] = []
+    out: list[str] = _tries(view, xy)
     later: list[str] = []
     selectable: dict[str, list[str]] = {}
     for act in view["legal"]:
@@ -339,7 +373,7 @@ def _targets(view: JsonDict, xy: object) -> list[str]:
     return out + later
 
 
-def _panel(view: JsonDict, x0: float, y0: float) -> list[str]:
+def _panel(view: JsonDict, x0: float, y0: float) -> tuple[list[str], float]:
     players = view["players"]
     out: list[str] = []
     y = y0
@@ -365,7 +399,7 @@ def _panel(view: JsonDict, x0: float, y0: float) -> list[str]:
             f'<text x="{x0}" y="{y}" font-size="14" font-weight="bold">'
             f"{escape(view['outcome']['reason'].split(':')[0])}</text>"
         )
-        return out
+        return out, y
     y += 6
     if phase == "setup":
         text = f"place citadel {len(view['citadels']) + 1} of 9"
@@ -402,4 +436,11 @@ def _panel(view: JsonDict, x0: float, y0: float) -> list[str]:
             f"no liberties: {cells}</text>"
         )
         y += 18
-    return out
+    return out, y
+
+
+def button_words(action: str) -> tuple[str, str] | None:
+    """Words for ``end``, the one action with no place on the board (see ``GameEntry``)."""
+    if action == "end":
+        return "End turn", "Finish your turn; your opponent moves next"
+    return None
