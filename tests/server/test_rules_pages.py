@@ -53,6 +53,8 @@ def test_rules_page_explains_goal_turn_and_end_with_inert_diagrams(
     assert any("turn" in h for h in headings), headings
     figures = re.findall(r'<figure class="rules-figure".*?</figure>', page, re.S)
     assert figures and all("<svg" in f and "<figcaption>" in f for f in figures)
+    if entry(game).render_panel is not None:  # what the panel beside the board shows
+        assert all('class="rules-panel' in f for f in figures)
     for attribute in ("data-action", "data-select", "data-from", "cursor:pointer"):
         assert attribute not in page, attribute
     assert "{{" not in page and "rules-missing" not in page

@@ -278,10 +278,12 @@ _CLICK_ATTRIBUTES = ("data-action", "data-select", "tabindex")
 _CLICK_TEXT = re.compile(r'\s(?:data-action|data-select|data-from|tabindex)="[^"]*"')
 
 
-def inert_svg(svg: str) -> str:
+def inert_svg(svg: str, kind: str = "rules-board", *, natural: bool = False) -> str:
     """The SVG ``svg`` with nothing to click: elements that appear only on a selection
     (``data-from``) are dropped, click attributes and pointer cursors removed, and the
-    drawing scales to the width of its box."""
+    drawing scales to the width of its box (class ``kind`` for the style sheet), or,
+    when ``natural``, is as wide as its view box says (a panel's text at its own size;
+    the style sheet still shrinks it to a narrow screen)."""
     ET.register_namespace("", SVG_NS)
     try:
         root = ET.fromstring(svg)
@@ -308,19 +310,28 @@ def inert_svg(svg: str) -> str:
             node.set("class", " ".join(c for c in classes if c != "target"))
     for name in ("width", "height"):
         root.attrib.pop(name, None)
-    root.set("class", "rules-board " + root.get("class", ""))
+    box = root.get("viewBox", "").split()
+    if natural and len(box) == 4:
+        root.set("width", box[2])
+    root.set("class", f"{kind} " + root.get("class", ""))
     return ET.tostring(root, encoding="unicode")
 
 
 @lru_cache(maxsize=16)
 def figure_svgs(game_id: str) -> dict[str, str]:
-    """The game's named positions drawn by its own renderer, inert (no click targets)."""
+    """The game's named positions drawn by its own renderer, inert (no click targets):
+    the board, and what its panel shows beside it (scores, the Map, dice, a hand)."""
     game_entry = entry(game_id)
     if game_entry.figures is None:
         return {}
-    return {
-        name: inert_svg(game_entry.render_svg(view)) for name, view in game_entry.figures().items()
-    }
+    out: dict[str, str] = {}
+    for name, view in game_entry.figures().items():
+        drawing = inert_svg(game_entry.render_svg(view))
+        if game_entry.render_panel is not None:
+            panel = inert_svg(game_entry.render_panel(view), "rules-panel", natural=True)
+            drawing = f'<div class="rules-drawing">{drawing}{panel}</div>'
+        out[name] = drawing
+    return out
 
 
 def _page(title: str, game_id: str, body: str) -> str:
