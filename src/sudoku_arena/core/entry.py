@@ -36,6 +36,11 @@ class TextRenderer(Protocol):
 #: ``data-action`` with the action's notation, so one generic script plays every game.
 SvgRenderer = Callable[[JsonDict], str]
 
+#: The named positions a game's rules page draws (``{{diagram: NAME}}`` in its RULES.md):
+#: name -> a view (``game.view(state, None)`` of a position reached by playing actions
+#: through the engine), drawn by the entry's ``render_svg`` with its click targets removed.
+FigureSource = Callable[[], Mapping[str, JsonDict]]
+
 #: Words for an action that has no place on the board, for the button that plays it:
 #: ``"end"`` -> ``("End turn", "Finish your turn; your opponent moves next")`` (label,
 #: one-line tooltip); ``None`` for actions the board shows.
@@ -57,7 +62,8 @@ class GameEntry(Generic[G]):
     ``button_words`` names in words the actions played by a button beside the board;
     ``legend`` says what the board's symbols mean (an icon as SVG, and words);
     ``agents`` are the game's own bots by name (``"greedy"``); ``search_hints`` gives the
-    search its knowledge of the game (``None``: the search's defaults).
+    search its knowledge of the game (``None``: the search's defaults); ``figures`` the
+    positions its rules page shows (``None``: none).
     """
 
     spec: GameSpec
@@ -69,6 +75,7 @@ class GameEntry(Generic[G]):
     legend: tuple[tuple[str, str], ...] = ()
     agents: Mapping[str, AgentFactory] = field(default_factory=dict)
     search_hints: Callable[[G], SearchHints] | None = None
+    figures: FigureSource | None = None
 
     def buttons(self, view: JsonDict) -> dict[str, tuple[str, str]]:
         """Words for the legal actions in ``view`` that are played by a button."""

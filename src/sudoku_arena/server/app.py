@@ -49,7 +49,13 @@ from sudoku_arena.server.models import (
     SeatRequest,
     StateResponse,
 )
-from sudoku_arena.server.pages import games_json, rules_markdown, rules_page, web_file
+from sudoku_arena.server.pages import (
+    games_json,
+    reference_page,
+    rules_markdown,
+    rules_page,
+    web_file,
+)
 from sudoku_arena.server.sockets import serve_socket
 from sudoku_arena.server.storage import Storage
 
@@ -331,6 +337,16 @@ def create_app(config: ServerConfig | None = None, *, arena: Arena | None = None
         except UnknownGameError as exc:
             raise StarletteHTTPException(404, str(exc)) from None
         return HTMLResponse(text or "", headers=_SECURITY_HEADERS)
+
+    @app.get("/rules/{game}/reference", include_in_schema=False)
+    async def rules_reference(game: str) -> HTMLResponse:
+        try:
+            text = reference_page(game)
+        except UnknownGameError as exc:
+            raise StarletteHTTPException(404, str(exc)) from None
+        if text is None:
+            raise StarletteHTTPException(404, f"{game} has no reference page")
+        return HTMLResponse(text, headers=_SECURITY_HEADERS)
 
     @app.get("/favicon.ico", include_in_schema=False)
     async def favicon() -> Response:

@@ -148,8 +148,8 @@
           input = el("input", { type: "text", "data-param": p.name, "data-kind": "str",
             placeholder: p.generated ? "random" : "", value: p.default === null ? "" : String(p.default) });
         }
-        box.append(el("label", { class: "row param" }, el("span", { text: p.name }), input,
-          el("span", { class: "muted small help", text: p.help })));
+        box.append(el("label", { class: "row param" }, el("span", { text: p.label || p.name }), input,
+          el("span", { class: "muted small help", text: p.help, title: p.details || null })));
       }
     }
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from sudoku_arena.core.entry import GameEntry
 from sudoku_arena.games.cat_sudoku.agents import AGENTS
+from sudoku_arena.games.cat_sudoku.figures import figures
 from sudoku_arena.games.cat_sudoku.game import CatSudoku
 from sudoku_arena.games.cat_sudoku.render import LEGEND, render_panel, render_svg, render_text
 from sudoku_arena.games.cat_sudoku.search import search_hints
@@ -17,4 +18,5 @@ ENTRY: GameEntry[CatSudoku] = GameEntry(
     render_panel=render_panel,
     agents=AGENTS,
     search_hints=search_hints,
+    figures=figures,
 )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from sudoku_arena.core.entry import GameEntry
 from sudoku_arena.games.citadel.agents import AGENTS
+from sudoku_arena.games.citadel.figures import figures
 from sudoku_arena.games.citadel.game import Citadel
 from sudoku_arena.games.citadel.render import (
     LEGEND,
@@ -24,4 +25,5 @@ ENTRY: GameEntry[Citadel] = GameEntry(
     button_words=button_words,
     agents=AGENTS,
     search_hints=search_hints,
+    figures=figures,
 )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from sudoku_arena.core.entry import GameEntry
 from sudoku_arena.games.sudoku_warriors.agents import AGENTS
+from sudoku_arena.games.sudoku_warriors.figures import figures
 from sudoku_arena.games.sudoku_warriors.game import SudokuWarriors
 from sudoku_arena.games.sudoku_warriors.render import (
     LEGEND,
@@ -24,4 +25,5 @@ ENTRY: GameEntry[SudokuWarriors] = GameEntry(
     button_words=button_words,
     agents=AGENTS,
     search_hints=search_hints,
+    figures=figures,
 )
