@@ -41,14 +41,19 @@
     return data;
   }
 
-  // Refusals carry the engine's reason; the ruling it cites ("(SW-10)") is for the
-  // curious, so it moves from the sentence into the tooltip.
+  // The engine's sentences cite rulings ("(SW-10)"); for players those move out of the
+  // sentence into its tooltip. Returns [words, "rule SW-10" or ""].
+  function plain(text) {
+    const ids = [];
+    const words = (text || "").replace(/\s*\(([A-Z]{2,3}-\d+(?:[,;] ?[A-Z]{2,3}-\d+)*)\)/g,
+      (m, id) => { ids.push(id); return ""; });
+    return [words, ids.length ? `rule ${ids.join(", ")}` : ""];
+  }
+
   function notice(text, kind) {
     const n = $("notice");
     if (!n) return;
-    const ids = [];
-    text = (text || "").replace(/\s*\(([A-Z]{2,3}-\d+(?:[,;] ?[A-Z]{2,3}-\d+)*)\)/g, (m, id) => { ids.push(id); return ""; });
-    n.title = ids.length ? `rule ${ids.join(", ")}` : "";
+    [text, n.title] = plain(text);
     n.textContent = text || "";
     n.hidden = !text;
     n.className = "notice " + (kind || "error");
@@ -515,7 +520,9 @@
         else title = w.map((x) => playerLabel(info.seats, view, x)).join(" and ") + (w.length > 1 ? " win" : " wins");
         $("result-title").textContent = title;
         const scores = (outcome.scores || []).map((s, i) => `${playerLabel(info.seats, view, i)} ${s}`).join(", ");
-        $("result-reason").textContent = `${outcome.reason}. ${scores}`;
+        const [reason, rule] = plain(outcome.reason);
+        $("result-reason").textContent = `${reason}. ${scores}`;
+        $("result-reason").title = rule;
         const rm = $("rematch");
         if (st.seats.length) {
           rm.hidden = false;
@@ -746,7 +753,7 @@
       const outcome = head.outcome || head.view.outcome;
       if (outcome && !st.announcedEnd) {
         st.announcedEnd = true;
-        said.push(`Game over: ${outcome.reason}.`);
+        said.push(`Game over: ${plain(outcome.reason)[0]}.`);
       }
       if (said.length && had > 0 || outcome) $("announce").textContent = said.slice(-4).join(" ");
       void seat;
@@ -813,7 +820,7 @@
     const out = record.outcome;
     if (out) {
       const w = out.winners.map((i) => seats[i].name).join(" and ");
-      $("r-result").textContent = `${w ? w + (out.winners.length > 1 ? " win" : " wins") : "Draw"}: ${out.reason}. Scores ${out.scores.join(" – ")}.`;
+      $("r-result").textContent = `${w ? w + (out.winners.length > 1 ? " win" : " wins") : "Draw"}: ${plain(out.reason)[0]}. Scores ${out.scores.join(" – ")}.`;
     }
     const logEl = $("log");
     record.actions.forEach((a, i) => {
