@@ -283,7 +283,7 @@
     } catch (e) { /* no invites kept */ }
 
     // While the connection is down the board takes no input and says so; reconnecting
-    // starts at once (first retry within a quarter second, then at most every 2 s) and
+    // starts at once (first retry within a quarter second, then at most every second) and
     // again as soon as the browser says it is back online or the tab is shown.
     function setOnline(on) {
       st.online = on;
@@ -311,7 +311,7 @@
         if (ev.code === 4404) st.closedForGood = true;
         setOnline(false);
         if (st.closedForGood) return;
-        const delay = st.retry === 0 ? 150 : Math.min(2000, 250 * 2 ** st.retry) * (0.8 + 0.4 * Math.random());
+        const delay = st.retry === 0 ? 150 : Math.min(1000, 250 * 2 ** st.retry) * (0.8 + 0.4 * Math.random());
         st.retry++;
         st.timer = setTimeout(connect, delay);
       };
