@@ -36,9 +36,7 @@ BOTS = [{"kind": "bot", "agent": "random"}, {"kind": "bot", "agent": "random"}]
 
 
 def config(url: str) -> ServerConfig:
-    return ServerConfig(
-        database_url=url, bot_workers=0, bot_delay=0.0, analysis_simulations=SIMS
-    )
+    return ServerConfig(database_url=url, bot_workers=0, bot_delay=0.0, analysis_simulations=SIMS)
 
 
 def wait_finished(server: LiveServer, gid: str, timeout: float = 120) -> None:
