@@ -34,6 +34,11 @@
     .analysis .swings button { width: 100%; text-align: left; margin: 0.15rem 0; min-height: 2.4rem; }
   `;
   document.head.append(style);
+  // Short news for screen readers (the graph itself is not re-read on each change).
+  const said = document.createElement("p");
+  said.setAttribute("role", "status");
+  said.className = "small";
+  box.before(said);
 
   function svg(tag, attrs) {
     const e = document.createElementNS(NS, tag);
@@ -146,6 +151,9 @@
         "No large swings. Click any point to see that position."));
     box.append(legend, root, list, note);
     box.dataset.state = "done";
+    said.textContent = data.swings.length ?
+      `Analysis ready: ${data.swings.length} large swing${data.swings.length > 1 ? "s" : ""}, listed below the graph.` :
+      "Analysis ready: no large swings.";
 
     // Keep a cursor on the position the replay shows.
     const show = () => {
@@ -177,14 +185,15 @@
     let data = null;
     try { data = await resp.json(); } catch (e) { data = null; }
     if (!resp.ok || !data) {
-      box.textContent = data && data.error ? data.error.message : "The analysis is not available.";
+      said.textContent = data && data.error ? data.error.message : "The analysis is not available.";
+      panel(true);
       return;
     }
     panel(true);
     if (data.status === "done") { draw(data); return; }
     box.dataset.state = data.status;
-    if (data.status === "failed") { box.textContent = "The analysis of this game failed."; return; }
-    box.textContent = `The search bot is analysing the game (${data.analysed} of ${data.plies + 1} positions)…`;
+    if (data.status === "failed") { said.textContent = "The analysis of this game failed."; return; }
+    said.textContent = `The search bot is analysing the game (${data.analysed} of ${data.plies + 1} positions)…`;
     setTimeout(load, 1500);
   }
 
