@@ -32,7 +32,7 @@ import os
 import secrets
 import socket
 from collections.abc import Callable, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
 
 from sudoku_arena.ai.analysis import position_values, simulations_for, swings
 from sudoku_arena.core.protocol import AnyGame
@@ -144,13 +144,16 @@ class Analyser:
     async def start(self) -> None:
         if self._task is not None:
             return
+        self._pool = self._new_pool()
+        self._task = asyncio.create_task(self._run())
+
+    def _new_pool(self) -> Executor:
         if self.workers > 0:
             ctx = multiprocessing.get_context("spawn")
-            self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx)
-            self._pool.submit(_warm)
-        else:
-            self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="arena-analysis")
-        self._task = asyncio.create_task(self._run())
+            pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx)
+            pool.submit(_warm)
+            return pool
+        return ThreadPoolExecutor(max_workers=1, thread_name_prefix="arena-analysis")
 
     async def stop(self) -> None:
         for task in (self._task, *self._chores):
@@ -234,6 +237,11 @@ class Analyser:
             raise
         except Exception as exc:
             log.exception("analysis of game %s failed", gid)
+            if isinstance(exc, BrokenExecutor) and self._pool is not None:
+                # A worker died (killed, out of memory): the pool is unusable; a new
+                # one serves the next attempt.
+                self._pool.shutdown(wait=False, cancel_futures=True)
+                self._pool = self._new_pool()
             with contextlib.suppress(Exception):
                 await asyncio.to_thread(store.fail, gid, holder, f"{type(exc).__name__}", 30.0)
         return True
