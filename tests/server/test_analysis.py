@@ -137,27 +137,46 @@ def test_pending_right_after_the_end_then_done_and_kept_across_restarts(
     tmp_path: Path, gate: threading.Event
 ) -> None:
     url = f"sqlite:///{tmp_path}/arena.sqlite3"
-    # First process: the analysis cannot get on (its worker waits at the gate). The
-    # game ends, and the answer comes at once: pending. Then the process stops.
+    chunk = 4  # fewer than a game has positions: three in a row takes five moves
+    # First process: its worker evaluates one chunk of positions, then waits at the
+    # gate. The game ends and the answer comes at once: pending. The process stops
+    # with the analysis unfinished.
     with LiveServer(config(url)) as first:
-        real = first.arena.analysis.evaluate
+        analyser = first.arena.analysis
+        analyser.chunk = chunk
+        real = analyser.evaluate
+        calls: list[int] = []
 
         def gated(*args: Any) -> Any:
-            gate.wait(60)
+            calls.append(1)
+            if len(calls) > 1:
+                gate.wait(60)
             return real(*args)
 
-        first.arena.analysis.evaluate = gated
+        analyser.evaluate = gated
         gid = create(first.url, seats=BOTS)["id"]
         wait_finished(first, gid)
         body = analysis(first, gid)
         assert body["status"] == PENDING
-        assert body["values"] == [] and body["swings"] == [] and body["analysed"] == 0
-        assert first.arena.analysis.positions == 0
-    # Second process on the same database: takes the pending analysis over and ends it.
+        assert body["values"] == [] and body["swings"] == []
+        assert body["analysed"] < body["plies"] + 1
+        deadline = time.time() + 30
+        while analysis(first, gid)["analysed"] < chunk:  # its progress is stored
+            assert time.time() < deadline, "no progress stored"
+            time.sleep(0.1)
+        assert analysis(first, gid)["status"] == PENDING
+        assert analyser.positions == chunk
+    # Second process on the same database: takes the analysis over from the stored
+    # progress and ends it.
     with LiveServer(config(url)) as second:
         done = wait_done(second, gid)
         assert len(done["values"]) == done["plies"] + 1
-        assert second.arena.analysis.positions == done["plies"] + 1
+        assert second.arena.analysis.positions == done["plies"] + 1 - chunk
+        lg = LiveGame(second.arena.storage.load_game(gid))
+        for i in (0, chunk - 1, chunk, done["plies"] - 1):  # both halves as if in one go
+            seed = lg.match.chance.bot_seed(0, i, "analysis")
+            mine = position_values(lg.game, lg.states[i], SIMS, seed)
+            assert done["values"][i] == pytest.approx(list(mine), abs=1e-4)
     # Third: the analysis is stored; nothing is computed again.
     with LiveServer(config(url)) as third:
         again = analysis(third, gid)
