@@ -18,7 +18,7 @@
   const NS = "http://www.w3.org/2000/svg";
   const COLOURS = ["#1f5fbf", "#b42318", "#1e7d3a", "#b54708", "#6941c6", "#0e7490"];
   const DASHES = ["", "7 4", "2 3", "9 3 2 3", "4 4", "1 5"];
-  const W = 600, H = 170, PAD = 6;
+  const W = 600, H = 260, PAD = 6;
 
   const style = document.createElement("style");
   style.textContent = `
@@ -91,7 +91,9 @@
 
   function draw(data) {
     const n = data.values.length - 1;
-    const seats = data.seats;
+    // Names can repeat (two bots of one kind): then the seat's number tells them apart.
+    const repeated = new Set(data.seats).size < data.seats.length;
+    const seats = data.seats.map((name, i) => (repeated ? `${name} (player ${i + 1})` : name));
     const x = (ply) => PAD + (n ? (ply / n) * (W - 2 * PAD) : 0);
     const y = (v) => PAD + (1 - v) * (H - 2 * PAD);
     box.textContent = "";
