@@ -287,7 +287,7 @@ def test_migrations_build_exactly_the_schema_the_code_uses(db_url: str) -> None:
     from sudoku_arena.server.storage import metadata
 
     storage = Storage(db_url)  # upgrades an empty database from nothing
-    assert migrations.current(storage.engine) == "0002"
+    assert migrations.current(storage.engine) == "0003"
     with storage.engine.connect() as conn:
         diff = compare_metadata(MigrationContext.configure(conn), metadata)
     assert diff == []

@@ -26,6 +26,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from sudoku_arena.core.errors import ArenaError, UnknownGameError
 from sudoku_arena.core.registry import spec_of
 from sudoku_arena.core.types import JsonDict
+from sudoku_arena.server.analysis import Analyser
+from sudoku_arena.server.analysis_store import DONE
 from sudoku_arena.server.arena import BOT, HUMAN, Arena, SeatSpec
 from sudoku_arena.server.bots import BotRunner
 from sudoku_arena.server.fanout import RedisFanout
@@ -33,6 +35,7 @@ from sudoku_arena.server.live import ActionRefused, GameUnavailable, LiveGame, d
 from sudoku_arena.server.models import (
     ActionRequest,
     ActResponse,
+    AnalysisResponse,
     ClientSeedRequest,
     ClientSeedResponse,
     CreateMatchRequest,
@@ -75,6 +78,18 @@ class ServerConfig:
     max_body: int = 65536
     bot_lease: float = 30.0  # seconds a bot lease lasts unrenewed
     idle_seconds: float = 900.0  # a game unused this long leaves memory
+    analysis: bool = True  # analyse finished games in the background
+    analysis_workers: int | None = None  # None: a process if bot_workers > 0, else a thread
+    analysis_simulations: int | None = None  # per position (None: the game's default)
+
+
+def _analyser(cfg: ServerConfig, storage: Storage) -> Analyser | None:
+    if not cfg.analysis:
+        return None
+    workers = cfg.analysis_workers
+    if workers is None:
+        workers = 1 if cfg.bot_workers > 0 else 0
+    return Analyser(storage, workers=workers, simulations=cfg.analysis_simulations)
 
 
 class ApiError(Exception):
@@ -228,6 +243,7 @@ def create_app(config: ServerConfig | None = None, *, arena: Arena | None = None
                 bot_delay=cfg.bot_delay,
                 idle_seconds=cfg.idle_seconds,
                 lease_seconds=cfg.bot_lease,
+                analysis=_analyser(cfg, storage),
             )
         app.state.arena = arena
         await arena.start()
@@ -376,6 +392,10 @@ def create_app(config: ServerConfig | None = None, *, arena: Arena | None = None
     @app.get("/static/arena.js", include_in_schema=False)
     async def script() -> Response:
         return _static("arena.js", "text/javascript")
+
+    @app.get("/static/analysis.js", include_in_schema=False)
+    async def analysis_script() -> Response:
+        return _static("analysis.js", "text/javascript")
 
     @app.get("/static/arena.css", include_in_schema=False)
     async def style() -> Response:
@@ -574,6 +594,36 @@ def create_app(config: ServerConfig | None = None, *, arena: Arena | None = None
             view=view,
             svg=board,
             panel=panel,
+        )
+
+    @app.get("/api/matches/{game_id}/analysis", responses=_ERRORS)
+    async def match_analysis(game_id: str) -> AnalysisResponse:
+        """The post-game analysis of a finished game: each seat's chance of winning at
+        every position (the start and after each action), by the search, and the
+        largest swings. Computed in the background once the game is over: ``pending``
+        until then (ask again), ``done`` with the values, or ``failed``."""
+        lg = await get_game(game_id)
+        if not lg.over:
+            raise ApiError(409, "not_over", "the analysis is made once the game is over")
+        analyser = the_arena().analysis
+        if analyser is None:
+            raise ApiError(503, "unavailable", "this server does not analyse games")
+        row = await analyser.request(game_id)
+        if row is None:
+            raise ApiError(503, "unavailable", "the analysis could not be asked for; try again")
+        done = row.status == DONE
+        values = row.result.get("values", [])
+        return AnalysisResponse.model_validate(
+            {
+                "game_id": lg.id,
+                "status": row.status,
+                "seats": [s.name for s in lg.seats],
+                "plies": lg.ply,
+                "analysed": len(values),
+                "simulations": row.simulations,
+                "values": values if done else [],
+                "swings": row.result.get("swings", []) if done else [],
+            }
         )
 
     app.add_middleware(GZipMiddleware, minimum_size=2048)

@@ -236,3 +236,25 @@ class ReplayResponse(BaseModel):
 class RulesResponse(BaseModel):
     game: str
     markdown: str | None
+
+
+class SwingInfo(BaseModel):
+    ply: int = Field(description="the position after the action that swung the game")
+    actor: int | None = Field(description="the seat that acted (null: chance)")
+    action: str
+    seat: int = Field(description="the seat whose chance changed most")
+    deltas: list[float] = Field(description="each seat's change of its chance of winning")
+
+
+class AnalysisResponse(BaseModel):
+    game_id: str
+    status: Literal["pending", "done", "failed"]
+    seats: list[str]
+    plies: int = Field(description="actions in the game: positions are 0 to plies")
+    analysed: int = Field(description="positions evaluated so far")
+    simulations: int | None = Field(description="search simulations per position")
+    values: list[list[float]] = Field(
+        description="once done: per position, each seat's chance of winning (0 to 1; "
+        "a shared win counts as a share, solo games their normalised score)"
+    )
+    swings: list[SwingInfo] = Field(description="once done: the largest swings, by ply")
