@@ -12,10 +12,11 @@ registered entries, nothing above.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from sudoku_arena.core.errors import InvalidParameterError
 from sudoku_arena.core.match import load_seeded
+from sudoku_arena.core.protocol import AnyGame
 from sudoku_arena.paper.page import PAPERS, Paper
 from sudoku_arena.paper.pdf import INSTALL_HINT, PrintUnavailable, pdf_bytes, require, write_pdf
 from sudoku_arena.paper.record import game_pages, record_pages
@@ -29,11 +30,13 @@ __all__ = [
     "Paper",
     "PrintUnavailable",
     "game_pages",
+    "games_pages",
     "paper_of",
     "pdf_bytes",
     "play_command",
     "record_pages",
     "require",
+    "sheet_games",
     "sheet_id",
     "sheet_pages",
     "write_pdf",
@@ -51,17 +54,25 @@ def paper_of(name: str) -> Paper:
     return paper
 
 
+def sheet_games(
+    game_id: str, params: Mapping[str, object], seed: int, copies: int
+) -> list[AnyGame]:
+    """The games of ``copies`` sheets of ``game_id``. Copy ``i`` is set up from
+    ``seed + i`` (as ``sudoku-arena play --seed`` would), so each copy has its own
+    grid unless ``params`` fixes one. Raises ``ArenaError`` for an unknown game or a
+    bad parameter."""
+    if not 1 <= copies <= MAX_COPIES:
+        raise InvalidParameterError(f"copies {copies} is out of range; allowed: 1 to {MAX_COPIES}")
+    return [load_seeded(game_id, seed + i, **params) for i in range(copies)]
+
+
+def games_pages(games: Sequence[AnyGame], paper: Paper) -> list[str]:
+    """The sheet pages of each of ``games``, in order."""
+    return [page for game in games for page in SHEETS[game.spec.id](game, paper)]
+
+
 def sheet_pages(
     game_id: str, params: Mapping[str, object], seed: int, copies: int, paper: Paper
 ) -> list[str]:
-    """The pages of ``copies`` sheets of ``game_id``. Copy ``i`` is set up from
-    ``seed + i`` (as ``sudoku-arena play --seed`` would), so each copy has its own
-    grid unless ``params`` fixes one. Raises ``ArenaError`` for an unknown game or a
-    bad parameter, before anything is drawn."""
-    if not 1 <= copies <= MAX_COPIES:
-        raise InvalidParameterError(f"copies {copies} is out of range; allowed: 1 to {MAX_COPIES}")
-    games = [load_seeded(game_id, seed + i, **params) for i in range(copies)]
-    pages: list[str] = []
-    for game in games:
-        pages.extend(SHEETS[game.spec.id](game, paper))
-    return pages
+    """The pages of ``copies`` sheets of ``game_id`` (see :func:`sheet_games`)."""
+    return games_pages(sheet_games(game_id, params, seed, copies), paper)

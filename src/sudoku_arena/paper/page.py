@@ -10,8 +10,8 @@ click targets and selection overlays are hidden, and page backgrounds print whit
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 import textwrap
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from html import escape
 
