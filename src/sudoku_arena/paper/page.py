@@ -40,13 +40,18 @@ PAPERS: dict[str, Paper] = {
 PRINT_STYLE = (
     ".target, [data-action], [data-select], [data-from] { display: none }"
     " svg.board > rect:first-child { fill: #ffffff }"
+    # Large areas of ink made light: Citadel's wooden board, the fur around a cat.
+    " svg.citadel > rect:nth-child(2) { fill: #ffffff }"
+    " svg.cat-sudoku rect[fill='#8a6f55'] { fill: #c4c4c4 }"
 )
 
 _SVG_OPEN = re.compile(r"<svg\b([^>]*)>", re.DOTALL)
 _VIEWBOX = re.compile(r'viewBox="\s*([-\d.]+)[\s,]+([-\d.]+)[\s,]+([-\d.]+)[\s,]+([-\d.]+)\s*"')
 #: Average advance of a DejaVu/Liberation sans glyph, as a share of the font size;
 #: used to wrap text before it reaches the right margin.
-_CHAR_WIDTH = 0.56
+_CHAR_WIDTH = 0.52
+#: Height kept for the footer line above the bottom margin.
+_FOOTER = 14.0
 
 
 def svg_size(svg: str) -> tuple[float, float]:
@@ -87,7 +92,8 @@ class Page:
 
     @property
     def bottom(self) -> float:
-        return self.paper.height - MARGIN
+        """Where blocks end: above the footer line, which sits on the bottom margin."""
+        return self.paper.height - MARGIN - _FOOTER
 
     @property
     def room(self) -> float:
@@ -165,7 +171,7 @@ class Page:
         """The finished page as one SVG document sized to its paper."""
         p = self.paper
         foot = (
-            f'<text x="{MARGIN:.2f}" y="{p.height - MARGIN / 2:.2f}" font-size="7" '
+            f'<text x="{MARGIN:.2f}" y="{p.height - MARGIN - 3:.2f}" font-size="7" '
             f'fill="#444">{escape(footer)}</text>'
             if footer
             else ""
