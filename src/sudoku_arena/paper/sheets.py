@@ -151,7 +151,7 @@ def cat_sudoku(game: AnyGame, paper: Paper) -> list[str]:
     for seat in range(game.num_players):
         view = paper_view(game, state, seat)
         page = Page(paper)
-        _head(page, game, f"sheet of {view['players'][seat]}")
+        _head(page, game, f"{view['players'][seat]}'s sheet")
         page.drawing(drawing(game, view), max_height=paper.height * 0.58)
         page.text("Scoring (at the end)", 9, bold=True)
         page.boxes(
