@@ -3,6 +3,7 @@ one line on stderr, a non-zero exit and no file."""
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 from pathlib import Path
@@ -83,7 +84,7 @@ def _bad_cases(tmp: Path) -> list[tuple[list[str], str]]:
     wrong = tmp / "wrong.json"
     rec = played("tic-tac-sudoku", stop=3).to_json()
     rec["actions"][1]["action"] = "nowhere"
-    wrong.write_text(__import__("json").dumps(rec))
+    wrong.write_text(json.dumps(rec))
     out = str(tmp / "out.pdf")
     return [
         (["print", "chess", "--out", out], "chess"),
@@ -92,7 +93,7 @@ def _bad_cases(tmp: Path) -> list[tuple[list[str], str]]:
         (["print", "tic-tac-sudoku", "--grid", "123", "--out", out], "grid"),
         (["print", "tic-tac-sudoku", "--paper", "a3", "--out", out], "a3"),
         (["print", "tic-tac-sudoku", "--copies", "0", "--out", out], "copies"),
-        (["print", "tic-tac-sudoku", "--out", str(tmp / "no" / "such" / "x.pdf")], "does not exist"),
+        (["print", "tic-tac-sudoku", "--out", str(tmp / "no" / "x.pdf")], "does not exist"),
         (["print", "tic-tac-sudoku", "--out", str(tmp)], "is a folder"),
         (["print", "--record", str(corrupt), "--out", out], "corrupt.json"),
         (["print", "--record", str(wrong), "--out", out], "nowhere"),

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import re
 import time
-from importlib import resources
 from collections.abc import Iterator
+from importlib import resources
 from pathlib import Path
 
 import pytest
