@@ -43,6 +43,8 @@ PRINT_STYLE = (
     # Large areas of ink made light: Citadel's wooden board, the fur around a cat.
     " svg.citadel > rect:nth-child(2) { fill: #ffffff }"
     " svg.cat-sudoku rect[fill='#8a6f55'] { fill: #c4c4c4 }"
+    # One font for every renderer of the page (PDF and browser alike), where installed.
+    " svg, text { font-family: 'DejaVu Sans', sans-serif }"
 )
 
 _SVG_OPEN = re.compile(r"<svg\b([^>]*)>", re.DOTALL)
