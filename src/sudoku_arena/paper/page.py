@@ -36,13 +36,18 @@ PAPERS: dict[str, Paper] = {
 #: Screen-only parts off, whatever a renderer draws: every clickable or selectable
 #: element (the two click conventions, see docs/architecture.md) and the tinted
 #: background each board lays under its drawing. Black text and lines stay as drawn;
-#: the games tell players apart by shape (circle, square) as well as colour.
+#: most games tell players apart by shape (circle, square) as well as colour.
 PRINT_STYLE = (
     ".target, [data-action], [data-select], [data-from] { display: none }"
     " svg.board > rect:first-child { fill: #ffffff }"
     # Large areas of ink made light: Citadel's wooden board, the fur around a cat.
     " svg.citadel > rect:nth-child(2) { fill: #ffffff }"
     " svg.cat-sudoku rect[fill='#8a6f55'] { fill: #c4c4c4 }"
+    # Citadel tells its sides apart by colour only, and its blue and red print as the
+    # same grey: on paper red is hollow (white with a black ring), like Go's white stones.
+    " svg.citadel circle[fill='#d0392b'] { fill: #ffffff; stroke: #000000; stroke-width: 2 }"
+    " svg.citadel circle[fill='#d0392b'] + text { fill: #000000 }"
+    " svg.citadel rect[fill='#f5c0b9'] { fill: #ffffff; stroke: #000000 }"
     # One font for every renderer of the page (PDF and browser alike), where installed.
     " svg, text { font-family: 'DejaVu Sans', sans-serif }"
 )
