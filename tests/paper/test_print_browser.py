@@ -11,12 +11,15 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
-from paper_helpers import played
+from arena_helpers import LiveServer
+from paper_helpers import pdftext, played
 from PIL import Image, ImageChops, ImageFilter
 
 from services import chromium
 from sudoku_arena.paper import PAPERS, pdf_bytes, record_pages, sheet_pages
+from sudoku_arena.server import ServerConfig
 
 DPI = 96  # CSS pixels: the browser draws a point as 96/72 px
 
@@ -73,3 +76,25 @@ def test_pdf_pages_match_the_browser(browser: Any, tmp_path: Path) -> None:
     printed = pdf_raster(sheet, tmp_path)
     mean, off = difference(printed, browser_raster(browser, moved, printed.size))
     assert off > 0.01 or mean > 4, (mean, off)
+
+
+def test_the_new_game_form_links_to_the_sheet_as_chosen(browser: Any, tmp_path: Path) -> None:
+    config = ServerConfig(database_url=f"sqlite:///{tmp_path}/a.sqlite3", bot_workers=0)
+    with LiveServer(config) as server:
+        page = browser.new_page()
+        page.goto(server.url + "/")
+        page.wait_for_selector("#f-game option", state="attached")
+        page.select_option("#f-game", "citadel")
+        page.fill("[data-param=size]", "13")
+        # Click the link as a person would, but stay on the page to read where it led.
+        href = page.evaluate(
+            """() => { const a = document.getElementById('f-print');
+                       a.addEventListener('click', (e) => e.preventDefault());
+                       a.click(); return a.href; }"""
+        )
+        page.close()
+        assert href.startswith(server.url + "/print/citadel?") and "size=13" in href
+        answer = httpx.get(href, timeout=30)
+        assert answer.headers["content-type"] == "application/pdf"
+        (tmp_path / "sheet.pdf").write_bytes(answer.content)
+        assert "board 13x13" in pdftext(tmp_path / "sheet.pdf")
