@@ -4,6 +4,7 @@ and replay pages, answered as PDF; bad parameters answered as the API's errors."
 from __future__ import annotations
 
 import re
+import sys
 import time
 from collections.abc import Iterator
 from importlib import resources
@@ -19,7 +20,9 @@ from sudoku_arena.server.app import create_app
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    config = ServerConfig(database_url=f"sqlite:///{tmp_path}/a.sqlite3", bot_delay=0.0)
+    config = ServerConfig(
+        database_url=f"sqlite:///{tmp_path}/a.sqlite3", bot_workers=0, bot_delay=0.0
+    )
     with TestClient(create_app(config)) as c:
         yield c
 
@@ -46,6 +49,7 @@ def test_sheet_as_pdf_with_the_form_s_options(client: TestClient, tmp_path: Path
         ("/print/citadel?size=99", 422, "size"),
         ("/print/citadel?paper=a0", 422, "a0"),
         ("/print/citadel?copies=many", 422, "copies"),
+        ("/print/citadel?copies=9", 422, "1 to 8"),
         ("/api/matches/NoSuchGame1/print", 404, "NoSuchGame1"),
     ],
 )
@@ -84,3 +88,14 @@ def test_the_pages_link_to_the_printouts(client: TestClient) -> None:
     assert 'id="r-print"' in web.joinpath("replay.html").read_text()
     script = client.get("/static/arena.js").text
     assert "/api/matches/${gameId}/print" in script and "/print/${encodeURIComponent" in script
+
+
+def test_without_the_print_extra_the_answer_says_how_to_install_it(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "cairosvg", None)  # as if it were not installed
+    r = client.get("/print/citadel")
+    assert r.status_code == 503 and "sudoku-arena[print]" in r.text
+    made = client.post("/api/matches", json={"game": "citadel"}).json()
+    r = client.get(f"/api/matches/{made['id']}/print")
+    assert r.status_code == 503 and "sudoku-arena[print]" in r.json()["error"]["message"]

@@ -31,6 +31,9 @@ router = APIRouter()
 
 #: Query names that are the printout's own options, not game parameters.
 _OWN = {"paper", "copies", "seed"}
+#: Most copies in one answer: a PDF is CPU work for the server (the command line
+#: prints more).
+WEB_COPIES = 8
 
 
 def _pdf(data: bytes, name: str) -> Response:
@@ -66,6 +69,11 @@ async def print_sheet(game: str, request: Request) -> Response:
     query: JsonDict = dict(request.query_params)
     size = pp.paper_of(str(query.get("paper") or "a4"))
     copies = _int(query, "copies", 1)
+    if not 1 <= copies <= WEB_COPIES:
+        raise InvalidParameterError(
+            f"copies {copies} is out of range; allowed: 1 to {WEB_COPIES} "
+            "(sudoku-arena print makes more)"
+        )
     seed = _int(query, "seed", random.SystemRandom().randrange(2**31))
     params = {k: v for k, v in query.items() if k not in _OWN and v != ""}
     # Set up (and refuse bad parameters: 422) before going to the worker thread.
