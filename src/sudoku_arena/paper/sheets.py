@@ -152,12 +152,14 @@ def cat_sudoku(game: AnyGame, paper: Paper) -> list[str]:
         view = paper_view(game, state, seat)
         page = Page(paper)
         _head(page, game, f"{view['players'][seat]}'s sheet")
-        page.drawing(drawing(game, view), max_height=paper.height * 0.58)
+        # The sheet as large as the page allows below it: scoring boxes and rules.
+        page.drawing(drawing(game, view), max_height=page.room - 165)
         page.text("Scoring (at the end)", 9, bold=True)
+        name, start = view["players"][seat], view["scores"][seat]
         page.boxes(
-            ["", "start", "circles (-)", "diagonal sets (-)", "score"],
+            ["player", "circles (-)", "diagonal sets (-)", "score"],
             1,
-            first=[str(view["players"][seat])],
+            first=[f"{name} (starts at {start})"],
             row_height=28,
         )
         _rules(page, game, ["The Wild Counter is shared by the table: mark it on one sheet."])
