@@ -15,6 +15,7 @@ from services import require
 from sudoku_arena.ai import make_agent
 from sudoku_arena.core.match import Match, load_seeded
 from sudoku_arena.core.record import Record
+from sudoku_arena.paper.page import MARGIN
 
 #: One set-up per game, small where the game allows (quick games to play out).
 GAMES: dict[str, dict[str, object]] = {
@@ -73,3 +74,19 @@ def played(game_id: str, seed: int = 3, stop: int | None = None) -> Record:
         seat = match.to_move().players[0]
         match.step_agent(agents[seat], seat)
     return match.record()
+
+
+def ink(img: Image.Image, box: tuple[int, int, int, int] | None = None) -> float:
+    """The share of pixels in ``box`` that are not white."""
+    part = img.crop(box) if box else img
+    hist = part.histogram()
+    return 1 - sum(hist[250:]) / max(1, sum(hist))
+
+
+def check_page(img: Image.Image, dpi: int = 30) -> None:
+    """Drawn (not blank), and nothing printed in the margins."""
+    w, h = img.size
+    m = int((MARGIN - 4) / 72 * dpi)  # the margin less a rounding pixel or two
+    assert ink(img) > 0.02, "the page is blank"
+    for band in ((0, 0, w, m), (0, h - m, w, h), (0, 0, m, h), (w - m, 0, w, h)):
+        assert ink(img, band) == 0, f"ink in the margin {band}"

@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 import pytest
 from arena_helpers import LiveServer
-from paper_helpers import pdftext, played
+from paper_helpers import GAMES, pdftext, played
 from PIL import Image, ImageChops, ImageFilter
 
 from services import chromium
@@ -60,9 +60,10 @@ def difference(a: Image.Image, b: Image.Image) -> tuple[float, float]:
 
 def test_pdf_pages_match_the_browser(browser: Any, tmp_path: Path) -> None:
     a4 = PAPERS["a4"]
-    sheet = sheet_pages("tic-tac-sudoku", {}, 2, 1, a4)[0]
+    sheets = [sheet_pages(g, GAMES[g], 2, 1, a4)[0] for g in GAMES]
     game = record_pages(played("citadel"), PAPERS["letter"])[0]
-    for svg in (sheet, game):
+    sheet = sheets[0]
+    for svg in [*sheets, game]:
         printed = pdf_raster(svg, tmp_path)
         shown = browser_raster(browser, svg, printed.size)
         assert shown.size == printed.size
