@@ -108,15 +108,11 @@ def _footer(game: AnyGame) -> str:
     )
 
 
-def _start(game: AnyGame) -> object:
-    return game.initial_state()
-
-
 def tic_tac_sudoku(game: AnyGame, paper: Paper) -> list[str]:
     """The grid large enough to write in, the rules, a score tally."""
     page = Page(paper)
     _head(page, game, "sheet")
-    view = paper_view(game, _start(game), None)
+    view = paper_view(game, game.initial_state(), None)
     page.drawing(drawing(game, view), max_height=paper.height * 0.5)
     _rules(page, game, [f"Target: {game.params.get('target')} points win at once."])
     page.boxes(["player", "name", "points"], 2, first=list(view["players"]), row_height=26)
@@ -128,7 +124,7 @@ def sudoku_warriors(game: AnyGame, paper: Paper) -> list[str]:
     a battle tally."""
     page = Page(paper)
     _head(page, game, "map")
-    view = paper_view(game, _start(game), None)
+    view = paper_view(game, game.initial_state(), None)
     page.drawing(drawing(game, view), max_height=paper.height * 0.48)
     players = list(view["players"])
     page.text("Players: one symbol each (the symbol shows who holds a hilltop)", 9, bold=True)
@@ -147,7 +143,7 @@ def cat_sudoku(game: AnyGame, paper: Paper) -> list[str]:
     """One sheet per player: the cat, the dice and the Wild Counter (shared by the
     table: keep it on one sheet), and scoring boxes."""
     pages = []
-    state = _start(game)
+    state = game.initial_state()
     for seat in range(game.num_players):
         view = paper_view(game, state, seat)
         page = Page(paper)
@@ -169,7 +165,7 @@ def cat_sudoku(game: AnyGame, paper: Paper) -> list[str]:
 
 def sudokuhex(game: AnyGame, paper: Paper) -> list[str]:
     """The board with a score tally, then the tiles to cut out."""
-    state = _start(game)
+    state = game.initial_state()
     view = paper_view(game, state, None)
     page = Page(paper)
     _head(page, game, "board")
@@ -215,7 +211,7 @@ def citadel(game: AnyGame, paper: Paper) -> list[str]:
     """The board at its size (fits a Go board's proportions), with the rules."""
     page = Page(paper)
     _head(page, game, f"board {game.params.get('size')}x{game.params.get('size')}")
-    view = paper_view(game, _start(game), None)
+    view = paper_view(game, game.initial_state(), None)
     page.drawing(drawing(game, view), max_height=paper.height * 0.62)
     _rules(page, game, [])
     return [page.svg(_footer(game))]
