@@ -5,6 +5,7 @@ from __future__ import annotations
 # Each module registers its commands on import.
 import sudoku_arena.cli.basic
 import sudoku_arena.cli.play
+import sudoku_arena.cli.printing
 import sudoku_arena.cli.records
 import sudoku_arena.cli.serve
 import sudoku_arena.cli.tournament  # noqa: F401

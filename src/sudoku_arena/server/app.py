@@ -59,6 +59,7 @@ from sudoku_arena.server.pages import (
     rules_page,
     web_file,
 )
+from sudoku_arena.server.printing import router as printing_router
 from sudoku_arena.server.sockets import serve_socket
 from sudoku_arena.server.storage import Storage
 
@@ -626,6 +627,7 @@ def create_app(config: ServerConfig | None = None, *, arena: Arena | None = None
             }
         )
 
+    app.include_router(printing_router)  # print and play: sheets and games as PDF
     app.add_middleware(GZipMiddleware, minimum_size=2048)
     app.add_middleware(BodyLimit, limit=cfg.max_body)
     return app
