@@ -64,16 +64,18 @@ def interactive() -> bool:
 class LineReader:
     """Reads one line at a time; ``None`` when the input ends (Ctrl-D, end of file)."""
 
-    def __init__(self) -> None:
+    def __init__(self, session: PromptSession[str] | None = None) -> None:
+        """Read through ``session`` (by default a new one on a terminal, else none)."""
         self._candidates: Sequence[str] = ()
-        self._session: PromptSession[str] | None = None
-        if interactive():
-            self._session = PromptSession(
+        if session is None and interactive():
+            session = PromptSession(
                 history=InMemoryHistory(),
-                completer=ActionCompleter(lambda: self._candidates),
                 complete_while_typing=False,
                 complete_style=CompleteStyle.MULTI_COLUMN,
             )
+        if session is not None:
+            session.completer = ActionCompleter(lambda: self._candidates)
+        self._session = session
 
     def read(self, prompt: str, candidates: Sequence[str] = ()) -> str | None:
         """One line after ``prompt``; Tab offers ``candidates`` and the commands."""
