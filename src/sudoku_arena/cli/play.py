@@ -126,6 +126,8 @@ class Table:
         match = self.match
         start = match.ply
         if match.game.spec.hidden_information and several_humans:
+            if interactive():  # the last player's hand must not stay on the screen
+                console.clear()
             self.reader.read(f"Pass the screen to {self.label(seat)} and press Enter ")
         self.show(seat)
         told_forced = False
