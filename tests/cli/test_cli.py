@@ -58,7 +58,9 @@ def test_replay_shows_a_game(tmp_path: Path) -> None:
     out = tmp_path / "g.jsonl"
     runner.invoke(app, ["selfplay", "tic-tac-sudoku", "--games", "1", "--out", str(out)])
     result = runner.invoke(app, ["replay", str(out)])
-    assert result.exit_code == 0 and "0.1:" in result.output and "wins" in result.output
+    text = result.output
+    assert result.exit_code == 0 and "0.1:" in text and "wins" in text
+    assert "scores: Circle " in text and ".0," not in text  # names and exact scores
 
 
 def test_play_against_a_bot_with_bad_input_undo_and_quit(fixed_grid: str) -> None:

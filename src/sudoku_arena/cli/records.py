@@ -24,6 +24,7 @@ from sudoku_arena.cli.app import (
     parse_players,
     read_text_param,
 )
+from sudoku_arena.cli.words import exact, seat_name
 from sudoku_arena.core.errors import ArenaError, RecordError
 from sudoku_arena.core.match import Match
 from sudoku_arena.core.record import Record, replay, scan_records, write_records
@@ -197,4 +198,8 @@ def _show_record(rec: Record) -> None:
         Text.from_ansi(entry_of(game).render_text(game.view(states[-1], None), color=True))
     )
     if rec.outcome is not None:
-        console.print(Text(f"{rec.outcome.reason}; scores {list(rec.outcome.scores)}"))
+        names = game.view(states[-1], None).get("players") or []
+        scores = ", ".join(
+            f"{seat_name(names, q)} {exact(x)}" for q, x in enumerate(rec.outcome.scores)
+        )
+        console.print(Text(f"{rec.outcome.reason}; scores: {scores}"))
