@@ -22,7 +22,8 @@ from sudoku_arena.cli import prompt
 from sudoku_arena.cli.announce import battle_results
 from sudoku_arena.cli.guide import legend, notation
 from sudoku_arena.cli.main import app
-from sudoku_arena.cli.prompt import COMMANDS, ActionCompleter, LineReader, completions
+from sudoku_arena.cli.prompt import COMMANDS, LineReader, completions
+from sudoku_arena.cli.terminal import ActionCompleter
 from sudoku_arena.cli.words import clip, exact, reword_seats
 from sudoku_arena.core.match import Match
 from sudoku_arena.core.registry import registered_games

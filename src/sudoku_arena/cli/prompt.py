@@ -1,23 +1,24 @@
 """The ``play`` prompt: line editing, history and completion on a terminal.
 
-On a terminal (stdin and stdout both TTYs) lines are read with prompt_toolkit: arrow
-keys edit, up/down recall earlier lines, Tab completes the actions legal right now and
-the prompt's commands. Anywhere else (input piped from a file or a test) lines are read
-plainly, one per ``input()``, so scripts drive the game exactly as before.
+On a terminal (stdin and stdout both TTYs) lines are read with prompt_toolkit
+(``cli/terminal.py``): arrow keys edit, up/down recall earlier lines, Tab completes the
+actions legal right now and the prompt's commands. Anywhere else (input piped from a
+file or a test) lines are read plainly, one per ``input()``, so scripts drive the game
+exactly as before.
 """
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from contextlib import AbstractContextManager, nullcontext
+from typing import TYPE_CHECKING
 
-from prompt_toolkit import PromptSession
-from prompt_toolkit.completion import CompleteEvent, Completer, Completion
-from prompt_toolkit.document import Document
-from prompt_toolkit.history import InMemoryHistory
-from prompt_toolkit.shortcuts import CompleteStyle
 from rich.console import Console
+from rich.text import Text
+
+if TYPE_CHECKING:
+    from prompt_toolkit import PromptSession
 
 #: What the prompt understands besides actions (also offered by Tab).
 COMMANDS = ("moves", "undo", "board", "legend", "help", "quit")
@@ -39,20 +40,6 @@ def completions(text: str, candidates: Iterable[str]) -> list[str]:
     return found
 
 
-class ActionCompleter(Completer):
-    """Completes the whole line from ``candidates()``, asked afresh at each Tab."""
-
-    def __init__(self, candidates: Callable[[], Sequence[str]]) -> None:
-        self.candidates = candidates
-
-    def get_completions(
-        self, document: Document, complete_event: CompleteEvent
-    ) -> Iterator[Completion]:
-        text = document.text_before_cursor
-        for c in completions(text, self.candidates()):
-            yield Completion(c, start_position=-len(text))
-
-
 def interactive() -> bool:
     """Whether a person sits at a terminal (not input piped from a file or a test)."""
     try:
@@ -68,13 +55,13 @@ class LineReader:
         """Read through ``session`` (by default a new one on a terminal, else none)."""
         self._candidates: Sequence[str] = ()
         if session is None and interactive():
-            session = PromptSession(
-                history=InMemoryHistory(),
-                complete_while_typing=False,
-                complete_style=CompleteStyle.MULTI_COLUMN,
-            )
+            from sudoku_arena.cli.terminal import new_session
+
+            session = new_session()
         if session is not None:
-            session.completer = ActionCompleter(lambda: self._candidates)
+            from sudoku_arena.cli.terminal import attach
+
+            attach(session, lambda: self._candidates)
         self._session = session
 
     def read(self, prompt: str, candidates: Sequence[str] = ()) -> str | None:
@@ -94,5 +81,5 @@ class LineReader:
 def thinking(console: Console, message: str) -> AbstractContextManager[object]:
     """A spinner with ``message`` while a bot thinks (only on a terminal)."""
     if console.is_terminal and interactive():
-        return console.status(message, spinner="dots")
+        return console.status(Text(message), spinner="dots")  # names are not markup
     return nullcontext()
