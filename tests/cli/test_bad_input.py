@@ -163,6 +163,10 @@ def markup_in_a_parameter(tmp: Path) -> tuple[list[str], str, str]:
     return args, "[b]9", "size"
 
 
+def long_garbage_as_a_game(tmp: Path) -> tuple[list[str], str, str]:
+    return ["play", "q" * 300], "'" + "q" * 40 + "…'", "no game called"
+
+
 def unknown_option(tmp: Path) -> tuple[list[str], str, str]:
     return ["serve", "--prot", "8000"], "--prot", "No such option"
 
@@ -195,6 +199,7 @@ CASES: list[Case] = [
     markup_in_a_player_list,
     markup_in_a_game_id,
     markup_in_a_parameter,
+    long_garbage_as_a_game,
     unknown_option,
     not_a_number,
 ]
