@@ -25,7 +25,7 @@ from sudoku_arena.cli.main import app
 from sudoku_arena.cli.prompt import COMMANDS, LineReader, completions
 from sudoku_arena.cli.terminal import ActionCompleter
 from sudoku_arena.cli.words import clip, exact, reword_seats
-from sudoku_arena.core.match import Match
+from sudoku_arena.core.match import Match, load_seeded
 from sudoku_arena.core.registry import registered_games
 from sudoku_arena.core.types import JsonDict
 from sudoku_arena.games.cat_sudoku.render import render_text as cat_text
@@ -163,6 +163,10 @@ def test_battle_results_name_the_winner_the_province_and_the_scores() -> None:
         "Circle 9).",
         "Provinces held: Circle 0, Square 1 (target 5).",
     ]
+    bids = {0: [("r4c5", 3), ("r6c4", 4)], 1: [("r5c4", 2)]}
+    assert battle_results(before, after, bids)[0].endswith(
+        "(battle scores Square 7, Circle 9; Square added r5c4=2; Circle added r4c5=3 r6c4=4)."
+    )
     unopposed = battle_results(_sw_view(), _sw_view(owners=[0] + [-1] * 8, scores=[1, 0]))
     assert unopposed[0].startswith("Circle wins province b1 without a battle")
     assert battle_results(before, before) == []
@@ -176,6 +180,13 @@ def test_a_whole_warriors_game_announces_its_battles_in_words() -> None:
     end = "Game over: square wins: 5 provinces, the target (SW-13); scores: Circle 0, Square 5"
     assert end in " ".join(out.split())
     assert "seat " not in out and re.search(r"\d\.0\b", out) is None
+    # Bids are named with the villages' resources, read from the board.
+    bids = _play(["sudoku-warriors", "--players", "greedy,random", "--seed", "7"], [])
+    added = re.findall(r"\b(r\d)(c\d)=(\d)\b", " ".join(bids.split()))
+    assert len(added) > 5
+    grid = str(load_seeded("sudoku-warriors", 7, players=2).params["grid"])
+    for row, col, value in added:
+        assert grid[9 * (int(row[1]) - 1) + int(col[1]) - 1] == value
 
 
 def test_long_garbage_is_echoed_short_and_markup_literally(fixed_grid: str) -> None:

@@ -107,8 +107,7 @@ class Table:
         match = self.match
         for e in match.entries[first:]:
             self.say(self.describe(e), "cyan" if e.actor in self.agents else "dim")
-            before, after = match.history[e.ply], match.history[e.ply + 1]
-            for line in announcements(match.game, before, after):
+            for line in announcements(match.game, match.history, match.entries, e.ply):
                 self.say(line, "bold yellow")
 
     # -- turns ------------------------------------------------------------------------------
