@@ -21,7 +21,8 @@ Legend:  O S T a warrior of circle / square / triangle on a hilltop
 Legend:  . an empty square   o an empty starting square   # blocked
   [5] pre-printed   5 written   (5) circled (a penalty)   <5> in a diagonal
   Dice: 5* a wild die (write it as any value 1-6)
-  Wild Counter: x a used box; in a blank box, the value written into it""",
+  Wild Counter: X the box chosen this turn   x a box used before
+    4 under _ a blank box used to make 4 wild""",
     "sudokuhex": """\
 Legend:  C4 an empty hex (its name)   C4+ a hex where your tile may go
   [5] a starting tile (nobody's)   (5) the tile placed last   5 a tile
