@@ -17,4 +17,9 @@ fi
 .venv/bin/mypy --strict src/sudoku_arena
 .venv/bin/python scripts/count_any.py | tail -1
 .venv/bin/lint-imports --no-cache
-.venv/bin/python -m pytest -n 2 "$@"
+# Tests that need PostgreSQL, Redis or chromium skip with a one-line reason (-rs lists
+# them) when these are missing; SUDOKU_ARENA_REQUIRE_SERVICES=1 (set by .ci/run) makes
+# them fail instead. ARENA_TEST_PG and ARENA_TEST_REDIS point at other servers.
+echo "Services: PostgreSQL ${ARENA_TEST_PG:-127.0.0.1:5432}, Redis ${ARENA_TEST_REDIS:-127.0.0.1:6379}," \
+  "chromium ${SUDOKU_ARENA_CHROMIUM:-/usr/bin/chromium} (tests needing one skip when it is absent)"
+.venv/bin/python -m pytest -n 2 -rs "$@"
