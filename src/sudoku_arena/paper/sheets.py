@@ -25,7 +25,7 @@ from sudoku_arena.core.protocol import AnyGame
 from sudoku_arena.core.registry import entry_of
 from sudoku_arena.core.types import JsonDict
 from sudoku_arena.grids.hex import hex_corners
-from sudoku_arena.paper.page import Page, Paper
+from sudoku_arena.paper.page import Page, Paper, embed, svg_size
 
 #: Builds the pages (SVG documents) of one copy of a game's sheet.
 SheetMaker = Callable[[AnyGame, Paper], list[str]]
@@ -43,8 +43,23 @@ def paper_view(game: AnyGame, state: object, observer: int | None) -> JsonDict:
 
 
 def drawing(game: AnyGame, view: JsonDict) -> str:
-    """The game's own SVG drawing of ``view``."""
-    return entry_of(game).render_svg(view)
+    """The game's own SVG drawing of ``view``: its board, with its panel (scores, hands,
+    dice) beside it as on a screen, in one drawing."""
+    entry = entry_of(game)
+    board = entry.render_svg(view)
+    if entry.render_panel is None:
+        return board
+    panel = entry.render_panel(view)
+    bw, bh = svg_size(board)
+    pw, ph = svg_size(panel)
+    gap = 12.0
+    width, height = bw + gap + pw, max(bh, ph)
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.2f} {height:.2f}">'
+        + embed(board, 0, 0, bw, bh)
+        + embed(panel, bw + gap, 0, pw, ph)
+        + "</svg>"
+    )
 
 
 def sheet_id(game: AnyGame) -> str:
