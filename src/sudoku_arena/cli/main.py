@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 # Each module registers its commands on import.
+import sudoku_arena.cli.analyze
 import sudoku_arena.cli.basic
 import sudoku_arena.cli.play
 import sudoku_arena.cli.records
