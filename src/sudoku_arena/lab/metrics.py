@@ -123,14 +123,17 @@ def _agent_win(lines: Sequence[JsonDict]) -> dict[str, JsonDict]:
 
 
 def _curve(branching: Sequence[Sequence[int]], bins: int = 10) -> list[float | None]:
-    """The mean branching factor at each tenth of the game (``None`` where empty)."""
-    sums, counts = [0.0] * bins, [0] * bins
-    for b in branching:
-        for i, x in enumerate(b):
-            j = min(bins - 1, i * bins // len(b))
-            sums[j] += x
-            counts[j] += 1
-    return [round(s / c, 3) if c else None for s, c in zip(sums, counts, strict=True)]
+    """The mean branching factor at the middle of each tenth of the game: every game
+    gives its decision nearest to that point (``None`` when there is no game)."""
+    games = [b for b in branching if b]
+    if not games:
+        return [None] * bins
+    return [
+        round(
+            float(np.mean([b[min(len(b) - 1, int((j + 0.5) * len(b) / bins))] for b in games])), 3
+        )
+        for j in range(bins)
+    ]
 
 
 def _leads_metrics(lines: Sequence[JsonDict], seed: int) -> JsonDict:

@@ -218,6 +218,10 @@ def _plots(summary: JsonDict) -> list[str]:
                 [100 * (e["high"] - e["value"]) for e in wins],
             ]
             ax.bar(bar_x, ys, width=width, yerr=err, capsize=3, label=name)
+        seats = len(base["seat_win"])
+        ax.set_xticks(
+            [s + 0.4 - width / 2 for s in range(seats)], [str(s + 1) for s in range(seats)]
+        )
         ax.set_xlabel("seat (1 moves first)")
         ax.set_ylabel("% of games won")
         ax.legend()
