@@ -11,7 +11,7 @@ Input: the stored lines of the games (records with their ``lab`` key). Definitio
   :mod:`~sudoku_arena.lab.trace`): means, bootstrap; ``branching``: the mean number of
   legal actions per decision of a game, averaged over games, bootstrap, and the mean at
   each tenth of the game (``branching_curve``).
-* ``decisiveness``: the share of a game's decisions played before the eventual sole
+* ``decisiveness``: the share of a game's turns played before the eventual sole
   winner went ahead for good by the game's evaluation (by the score where the game
   has no evaluation): 0 when he led from the first decision on, near 1 when the game
   was decided at the end; bootstrap over games with a sole winner.

@@ -5,9 +5,10 @@ runner stores it beside the record only so that a report does not replay every g
 Per decision (an action by a seat; chance outcomes are not decisions):
 
 * ``branching``: how many legal actions the acting seat had;
-* ``eval_lead``: the seat ahead by the game's own evaluation (the search hints'
-  ``evaluate``, the rules' returns once the game is over) after the decision, ``-1``
-  when nobody is strictly ahead; absent for games without an evaluation;
+* ``eval_lead``: at the end of each turn (see below; the positions in the middle of a
+  turn of several actions are passing), the seat ahead by the game's own evaluation (the
+  search hints' ``evaluate``, the rules' returns once the game is over), ``-1`` when
+  nobody is strictly ahead; absent for games without an evaluation;
 * ``score_lead``: the same by the public scores (the spectator's view);
 
 and ``turns``: runs of decisions by one seat, broken by another seat's decision or by
@@ -52,13 +53,14 @@ def trace_of(game: AnyGame, entries: Sequence[LogEntry], states: Sequence[object
     branching: list[int] = []
     eval_lead: list[int] = []
     score_lead: list[int] = []
-    for e in entries:
+    for k, e in enumerate(entries):
         if e.actor is None:
             continue
-        before, after = states[e.ply], states[e.ply + 1]
-        branching.append(len(game.legal_actions(before, e.actor)))
-        if not several:
+        branching.append(len(game.legal_actions(states[e.ply], e.actor)))
+        turn_goes_on = k + 1 < len(entries) and entries[k + 1].actor == e.actor
+        if not several or turn_goes_on:
             continue
+        after = states[e.ply + 1]
         over = game.to_move(after).is_terminal
         if evaluate is not None:
             values = game.returns(after) if over else evaluate(game, after)
