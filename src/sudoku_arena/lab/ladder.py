@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from sudoku_arena.core.types import JsonDict
-from sudoku_arena.lab.metrics import seed_for
+from sudoku_arena.lab.metrics import duplicate, seed_for
 from sudoku_arena.lab.plan import Plan
 from sudoku_arena.lab.stats import Estimate, FloatArray, bradley_terry, spread
 
@@ -93,11 +93,26 @@ def ladder_summary(plan: Plan, lines: Sequence[JsonDict], reference: JsonDict | 
             for (i, j), s in sorted(pairs.items())
         ],
         "spread": _estimate(spread(ratings), spreads, len(lines)),
+        "duplicate": _duplicates(plan, lines),
     }
     ref = reference if reference is not None else load_reference()
     luck = luck_index(names, pairs, spread(ratings), spreads, ref)
     if luck is not None:
         out["luck_index"] = luck
+    return out
+
+
+def _duplicates(plan: Plan, lines: Sequence[JsonDict]) -> list[JsonDict]:
+    """Duplicate play per pair: how much of the first seat's result the deal decides
+    and how much the two bots do (see :func:`sudoku_arena.lab.metrics.duplicate`)."""
+    by_pair: dict[tuple[str, ...], list[JsonDict]] = {}
+    for line in lines:
+        by_pair.setdefault(tuple(line["lab"]["agents"]), []).append(line)
+    out = []
+    for pair, games in by_pair.items():
+        dup = duplicate(games, plan.seed)
+        if dup is not None:
+            out.append({"a": pair[0], "b": pair[1], **dup})
     return out
 
 
@@ -168,5 +183,9 @@ def luck_index(
     if curve is None:
         return None
     ps = np.array([coin_probability(curve, float(s)) for s in spreads])
-    est = _estimate(coin_probability(curve, value), ps, sum(counts.values()))
-    return {**est, "reference": ref.get("game", "tic-tac-sudoku")}
+    p = coin_probability(curve, value)
+    lo, hi = np.percentile(ps, [2.5, 97.5])
+    # At the ends of the scale (a spread of exactly 0 gives 1) resampling can only move
+    # away from the estimate; the interval still holds it.
+    est = Estimate(p, min(float(lo), p), max(float(hi), p), sum(counts.values()))
+    return {**est.to_json(), "reference": ref.get("game", "tic-tac-sudoku")}

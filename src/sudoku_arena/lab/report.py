@@ -250,6 +250,22 @@ def _ladder(ladder: JsonDict | None) -> list[str]:
         for p in ladder["pairs"]
     ]
     out.append("</table>")
+    if ladder.get("duplicate"):
+        out.append(
+            "<p>Duplicate play: each pair's games come in twos with the same board and "
+            "chance, seats swapped. Share of the variance of the first seat's result:</p>"
+        )
+        out.append(
+            "<table><thead><tr><th>pair</th><th>deal</th><th>players</th><th>rest</th>"
+            "<th>boards</th></tr></thead><tbody>"
+        )
+        out += [
+            f"<tr><td>{html.escape(d['a'])} – {html.escape(d['b'])}</td>"
+            + "".join(f"<td>{_fmt(d[k], 100, '%')}</td>" for k in ("deal", "players", "rest"))
+            + f"<td>{d['blocks']}</td></tr>"
+            for d in ladder["duplicate"]
+        ]
+        out.append("</tbody></table>")
     out.append(f"<p>Spread (standard deviation of the ratings): {_fmt(ladder['spread'])} Elo.</p>")
     luck = ladder.get("luck_index")
     if luck:
