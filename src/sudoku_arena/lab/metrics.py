@@ -22,7 +22,8 @@ Input: the stored lines of the games (records with their ``lab`` key). Definitio
 * ``duplicate``: duplicate play. The games of a block share the board and the chance
   seed and rotate the seats; the first seat's result per block and seating splits
   (:func:`~sudoku_arena.lab.stats.two_way_shares`) into the deal, the players and the
-  rest, with intervals from resampling blocks.
+  rest, with intervals from resampling blocks (only when the bots differ: the same
+  bots in rotated seats play the same game again).
 """
 
 from __future__ import annotations
@@ -105,7 +106,9 @@ def balance(lines: Sequence[JsonDict], seed: int) -> JsonDict:
     out["scores_all"] = [[line["outcome"]["scores"][s] for line in lines] for s in range(k)]
     if k > 1:
         out.update(_leads_metrics(lines, seed))
-        dup = duplicate(lines, seed)
+        agents = lines[0]["lab"]["agents"]
+        # The same bot in every seat: a rotated game is the same game, nothing to split.
+        dup = duplicate(lines, seed) if len(set(agents)) > 1 else None
         if dup is not None:
             out["duplicate"] = dup
     return out
