@@ -28,6 +28,7 @@ from sudoku_arena.core.types import (
 from sudoku_arena.lab.ladder import (
     coin_probability,
     load_reference,
+    pair_luck,
     reference_curve,
 )
 from sudoku_arena.lab.plan import Plan
@@ -167,3 +168,11 @@ def test_tic_tac_sudoku_has_a_luck_index_near_zero(tmp_path: Path) -> None:
     run(tmp_path, plan, workers=2)
     luck = summarise_folder(tmp_path)["ladder"]["luck_index"]
     assert luck["value"] < 0.2 and luck["low"] == 0.0
+
+
+def test_the_luck_of_one_pair_has_a_closed_form() -> None:
+    assert pair_luck(0.9, 0.9) == 0.0  # as far from even as the reference: no luck
+    assert pair_luck(0.5, 0.9) == 1.0  # an even match: all luck
+    assert pair_luck(0.3, 0.9) == pytest.approx(0.5)  # half the gap, either way round
+    assert pair_luck(0.95, 0.9) == 0.0  # more skill than the reference
+    assert pair_luck(0.7, 0.5) == 1.0  # an even reference pair says nothing: counted as luck

@@ -36,7 +36,7 @@ def line(
             "section": "balance",
             "variant": "base",
             "index": index,
-            "agents": ["greedy", "greedy"],
+            "agents": ["greedy", "random"],
             "seats": [index % 2, 1 - index % 2],
             "returns": returns,
             "trace": trace,

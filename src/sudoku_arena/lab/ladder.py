@@ -97,8 +97,9 @@ def ladder_summary(plan: Plan, lines: Sequence[JsonDict], reference: JsonDict | 
     }
     ref = reference if reference is not None else load_reference()
     luck = luck_index(names, pairs, spread(ratings), spreads, ref)
-    if luck is not None:
+    if luck is not None and ref is not None:
         out["luck_index"] = luck
+        out["luck_by_pair"] = luck_by_pair(names, pairs, ref, plan.seed)
     return out
 
 
@@ -113,6 +114,47 @@ def _duplicates(plan: Plan, lines: Sequence[JsonDict]) -> list[JsonDict]:
         dup = duplicate(games, plan.seed)
         if dup is not None:
             out.append({"a": pair[0], "b": pair[1], **dup})
+    return out
+
+
+def pair_luck(game_score: float, ref_score: float) -> float:
+    """The coin probability that brings the reference pair's score to the game's
+    distance from an even match: ``1 - |game - 1/2| / |ref - 1/2|``, within [0, 1]."""
+    if ref_score == 0.5:
+        return 1.0
+    return min(1.0, max(0.0, 1 - abs(game_score - 0.5) / abs(ref_score - 0.5)))
+
+
+def luck_by_pair(
+    names: Sequence[str], pairs: dict[tuple[int, int], list[float]], ref: JsonDict, seed: int
+) -> list[JsonDict]:
+    """The luck index of each pair alone (two bots: the spread is their rating gap, so
+    the index has this closed form); pairs the reference lacks are left out. A ladder's
+    index is dominated by its widest gaps (random loses nearly every game of every game
+    here), so the pairs of close bots say more about the luck in a game."""
+    rates = {(p["a"], p["b"]): float(p["a_score"]) for p in ref["pairs"]}
+    rates.update({(b, a): 1 - r for (a, b), r in list(rates.items())})
+    out = []
+    for (i, j), scores in sorted(pairs.items()):
+        a, b = names[i], names[j]
+        if (a, b) not in rates:
+            continue
+        r = rates[(a, b)]
+        x = np.asarray(scores)
+        rng = np.random.default_rng(seed_for(seed, f"luck/{a}/{b}"))
+        boot = [pair_luck(float(x[rng.integers(0, len(x), len(x))].mean()), r) for _ in range(1000)]
+        p = pair_luck(float(x.mean()), r)
+        lo, hi = np.percentile(boot, [2.5, 97.5])
+        est = Estimate(p, min(float(lo), p), max(float(hi), p), len(x))
+        out.append(
+            {
+                "a": a,
+                "b": b,
+                "game_score": round(float(x.mean()), 6),
+                "reference_score": r,
+                **est.to_json(),
+            }
+        )
     return out
 
 

@@ -273,6 +273,18 @@ def _ladder(ladder: JsonDict | None) -> list[str]:
             f"<p>Luck index: {_fmt(luck)} (0: as much skill as the deterministic "
             f"{html.escape(str(luck['reference']))}; 1: a coin flip).</p>"
         )
+    if ladder.get("luck_by_pair"):
+        out.append(
+            "<table><thead><tr><th>pair</th><th>first bot's score</th><th>in the reference"
+            "</th><th>luck index of the pair</th></tr></thead><tbody>"
+        )
+        out += [
+            f"<tr><td>{html.escape(p['a'])} – {html.escape(p['b'])}</td>"
+            f"<td>{100 * p['game_score']:.1f}%</td><td>{100 * p['reference_score']:.1f}%</td>"
+            f"<td>{_fmt(p)}</td></tr>"
+            for p in ladder["luck_by_pair"]
+        ]
+        out.append("</tbody></table>")
     names = list(ladder["ratings"])
     fig, ax = plt.subplots(figsize=(5, 2.5))
     vals = [ladder["ratings"][n] for n in names]
