@@ -141,6 +141,8 @@ def analyze(
     """
     if backend not in BACKENDS:
         fail(f"--backend {backend!r}: allowed: {', '.join(BACKENDS)}")
+    if address is not None and backend != "ray":
+        fail("--address names a Ray cluster: give it with --backend ray")
     ref = _reference(reference)
     if report is not None:
         if game is not None:

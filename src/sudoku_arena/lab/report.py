@@ -197,6 +197,14 @@ def _plots(summary: JsonDict) -> list[str]:
     ax.legend()
     figs.append(_figure(_svg(fig), "Branching factor along the game"))
     base = next(iter(shown.values()))
+    if len(shown) > 1 and any(len(set(m["scores_all"][0])) > 2 for m in shown.values()):
+        fig, ax = plt.subplots(figsize=(5, 3))
+        for name, m in shown.items():
+            ax.hist(m["scores_all"][0], bins=25, alpha=0.5, label=name)
+        ax.set_xlabel("final score of seat 1")
+        ax.set_ylabel("games")
+        ax.legend()
+        figs.append(_figure(_svg(fig), "Seat 1's final scores by variant"))
     scores = base["scores_all"]
     if any(len(set(s)) > 2 for s in scores):
         fig, ax = plt.subplots(figsize=(5, 3))

@@ -53,9 +53,10 @@ def compare(plan: Plan, by_variant: dict[str, list[JsonDict]]) -> list[JsonDict]
         common = sorted(set(base) & set(other))
         figures: JsonDict = {}
         for name, words, unit, fn in FIGURES:
-            diffs = _diffs([base[i] for i in common], [other[i] for i in common], fn)
-            if not diffs:
-                continue
+            pairs = [(base[i], other[i]) for i in common]
+            diffs = _diffs([a for a, _ in pairs], [b for _, b in pairs], fn)
+            if not diffs or (name == "draw" and not any(fn(x) for p in pairs for x in p)):
+                continue  # nothing to compare (no draws under either rules)
             scale = 100.0 if unit == "points" else 1.0
             est = bootstrap([d * scale for d in diffs], seed_for(plan.seed, f"{v.name}/{name}"))
             figures[name] = {**est.to_json(), "verdict": verdict(words, unit, v.name, est)}
