@@ -116,7 +116,10 @@ def analyze(
         int | None, typer.Option(min=1, help="worker processes (default: every core)")
     ] = None,
     out: Annotated[
-        Path | None, typer.Option(help="folder for the records and the report (resumable)")
+        Path | None,
+        typer.Option(
+            help="folder for the records and the report, resumable (default: analysis-GAME)"
+        ),
     ] = None,
     backend: Annotated[str, typer.Option(help="local or ray")] = "local",
     address: Annotated[
