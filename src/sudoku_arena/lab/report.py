@@ -53,12 +53,12 @@ def _svg(fig: Figure) -> str:
     return text[text.index("<svg") :]
 
 
-def _fmt(e: JsonDict | None, scale: float = 1.0, unit: str = "") -> str:
+def _fmt(e: JsonDict | None, scale: float = 1.0, unit: str = "", digits: int = 1) -> str:
     if not e or e.get("value") is None:
         return "–"
     return (
-        f"{scale * e['value']:.1f}{unit} "
-        f"<small>({scale * e['low']:.1f} – {scale * e['high']:.1f})</small>"
+        f"{scale * e['value']:.{digits}f}{unit} "
+        f"<small>({scale * e['low']:.{digits}f} – {scale * e['high']:.{digits}f})</small>"
     )
 
 
@@ -118,7 +118,10 @@ def _variant_table(variants: dict[str, JsonDict]) -> list[str]:
     for key, label, scale, unit in ROWS:
         if all(key not in variants[n] for n in names):
             continue
-        cells = "".join(f"<td>{_fmt(variants[n].get(key), scale, unit)}</td>" for n in names)
+        digits = 2 if key == "decisiveness" else 1
+        cells = "".join(
+            f"<td>{_fmt(variants[n].get(key), scale, unit, digits)}</td>" for n in names
+        )
         rows.append(f"<tr><td>{html.escape(label)}</td>{cells}</tr>")
     seats = max(int(variants[n].get("seats", 0)) for n in names)
     for s in range(seats):
@@ -226,7 +229,7 @@ def _plots(summary: JsonDict) -> list[str]:
                 [100 * (e["high"] - e["value"]) for e in wins],
             ]
             ax.bar(bar_x, ys, width=width, yerr=err, capsize=3, label=name)
-        seats = len(base["seat_win"])
+        seats = max(len(m.get("seat_win", [])) for m in shown.values())
         ax.set_xticks(
             [s + 0.4 - width / 2 for s in range(seats)], [str(s + 1) for s in range(seats)]
         )
@@ -278,7 +281,7 @@ def _ladder(ladder: JsonDict | None) -> list[str]:
     luck = ladder.get("luck_index")
     if luck:
         out.append(
-            f"<p>Luck index: {_fmt(luck)} (0: as much skill as the deterministic "
+            f"<p>Luck index: {_fmt(luck, digits=2)} (0: as much skill as the deterministic "
             f"{html.escape(str(luck['reference']))}; 1: a coin flip).</p>"
         )
     if ladder.get("luck_by_pair"):
@@ -289,7 +292,7 @@ def _ladder(ladder: JsonDict | None) -> list[str]:
         out += [
             f"<tr><td>{html.escape(p['a'])} – {html.escape(p['b'])}</td>"
             f"<td>{100 * p['game_score']:.1f}%</td><td>{100 * p['reference_score']:.1f}%</td>"
-            f"<td>{_fmt(p)}</td></tr>"
+            f"<td>{_fmt(p, digits=2)}</td></tr>"
             for p in ladder["luck_by_pair"]
         ]
         out.append("</tbody></table>")
