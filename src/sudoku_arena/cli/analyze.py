@@ -24,6 +24,7 @@ from rich.text import Text
 from sudoku_arena.ai import make_agent
 from sudoku_arena.cli.app import app, console, fail, game_params, load_game, parse_players
 from sudoku_arena.core.errors import ArenaError
+from sudoku_arena.core.match import load_seeded
 from sudoku_arena.core.types import JsonDict
 from sudoku_arena.lab.plan import Plan, parse_variant
 from sudoku_arena.lab.presets import PRESETS, preset_plan
@@ -75,7 +76,10 @@ def _plan(
     try:
         for v in plan.all_variants():
             seats = plan.seats_for(v)
-            g = load_game(game, {**params, **v.params, "players": len(seats)}, seed)
+            try:
+                g = load_seeded(game, seed, **{**params, **v.params, "players": len(seats)})
+            except ArenaError as exc:
+                fail(f"--variant {v.name}: {exc}" if v.params else str(exc))
             for name in seats:
                 make_agent(name, g, seed=0)
         if ladder_names:
