@@ -234,9 +234,7 @@ def main() -> None:
     game: Any = load("sudokuhex", seed=0, players=2)
     a_name, b_name = args.players.split(",")
     hand = set(POLICIES) - {"greedy"}  # the greedy policy is the greedy bot
-    if not {a_name, b_name} & hand and not any(
-        n.startswith("open:") for n in (a_name, b_name)
-    ):
+    if not {a_name, b_name} & hand and not any(n.startswith("open:") for n in (a_name, b_name)):
         lab_study(a_name, b_name, args.boards, args.seed, args.out)
         return
     a, b = policy(a_name, game, 1), policy(b_name, game, 2)
