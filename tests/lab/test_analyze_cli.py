@@ -81,3 +81,19 @@ def test_presets_name_their_studies() -> None:
     ]
     assert preset_plan("ladder", 10, 0, "citadel").ladder[-1] == "hard"
     assert set(PRESETS) == {"cat-sheets", "sudokuhex-duplicate", "ladder"}
+
+
+def test_the_strength_table_is_built_into_the_out_folder(tmp_path: Path) -> None:
+    from sudoku_arena.ai.tournament import jobs, run_games
+    from sudoku_arena.lab.strength import build, save_store
+
+    results = run_games(jobs("tic-tac-sudoku", ["random", "greedy"], 2), workers=1)
+    rows = {
+        "easy-greedy": {"players": ["easy", "greedy"], "results": [r.to_json() for r in results]}
+    }
+    save_store(tmp_path, {"games": {"tic-tac-sudoku": rows}})
+    md = build(tmp_path, render_only=True)
+    assert md == tmp_path / "strength.md"
+    assert "easy vs greedy" in md.read_text()
+    code, output = analyze("chess", "--preset", "strength", "--out", str(tmp_path))
+    assert code != 0 and "no game called 'chess'" in output

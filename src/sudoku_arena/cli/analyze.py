@@ -27,7 +27,7 @@ from sudoku_arena.core.errors import ArenaError
 from sudoku_arena.core.match import load_seeded
 from sudoku_arena.core.types import JsonDict
 from sudoku_arena.lab.plan import Plan, parse_variant
-from sudoku_arena.lab.presets import PRESETS, preset_plan
+from sudoku_arena.lab.presets import PRESETS, STRENGTH, preset_plan
 from sudoku_arena.lab.runner import BACKENDS, run
 from sudoku_arena.lab.store import read_plan
 
@@ -134,7 +134,11 @@ def analyze(
         typer.Option(help="luck reference: a Tic-Tac-Sudoku ladder run folder or summary.json"),
     ] = None,
     preset: Annotated[
-        str | None, typer.Option(help=f"a ready-made study: {', '.join(PRESETS)}")
+        str | None,
+        typer.Option(
+            help=f"a ready-made study: {', '.join(PRESETS)}, or {STRENGTH} (the bots' "
+            "strength table: --out docs rewrites docs/strength.md)"
+        ),
     ] = None,
     report: Annotated[
         Path | None, typer.Option(help="only re-render the report of this run folder")
@@ -156,10 +160,16 @@ def analyze(
             fail("--report re-renders a stored run: give no game with it")
         _render(report, ref)
         return
+    if preset == STRENGTH:
+        _strength(out, games, game, workers)
+        return
     if preset is not None:
         if preset not in PRESETS:
-            fail(f"--preset {preset!r}: allowed: {', '.join(PRESETS)}")
-        plan = preset_plan(preset, games, seed, game)
+            fail(f"--preset {preset!r}: allowed: {', '.join((*PRESETS, STRENGTH))}")
+        try:
+            plan = preset_plan(preset, games, seed, game)
+        except ArenaError as exc:
+            fail(str(exc))
     elif game is None:
         fail("give a game id (see 'sudoku-arena list'), a --preset, or --report DIR")
     else:
@@ -169,6 +179,21 @@ def analyze(
     if old is not None and old.same_games(plan):
         console.print(f"resuming the run in {folder}")
     _run(folder, plan, workers, backend, address, ref)
+
+
+def _strength(out: Path | None, games: int, game: str | None, workers: int | None) -> None:
+    """The bots' strength table: play what ``OUT/strength.json`` lacks, write
+    ``OUT/strength.md`` (the project's table: ``--out docs``)."""
+    from sudoku_arena.lab.strength import build
+
+    folder = out if out is not None else Path("docs")
+    if folder.exists() and not folder.is_dir():
+        fail(f"--out {folder}: is a file; give a folder")
+    try:
+        md = build(folder, games=games, only=[game] if game else (), workers=workers)
+    except ArenaError as exc:
+        fail(str(exc))
+    console.print(f"wrote {md}")
 
 
 def _reference(path: Path | None) -> JsonDict | None:

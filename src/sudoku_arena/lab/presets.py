@@ -7,8 +7,9 @@
   deal played twice with the seats swapped (how much of the result the tiles decide;
   the question ``scripts/sudokuhex_study.py`` asks of hand-written policies).
 * ``ladder``: the skill ladder of a game (give its id): random, greedy, easy, normal
-  and hard in a round robin, with the luck index; the bots' strength table
-  (``scripts/strength_table.py``) plays the same pairs.
+  and hard in a round robin, with the luck index.
+* ``strength``: the bots' strength table (:mod:`sudoku_arena.lab.strength`; ``--out
+  docs`` rewrites docs/strength.md, ``scripts/strength_table.py`` is its wrapper).
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from sudoku_arena.games.cat_sudoku.sheet import SHEET_NAMES
 from sudoku_arena.lab.plan import Plan, Variant
 
 PRESETS = ("cat-sheets", "sudokuhex-duplicate", "ladder")
+#: The bots' strength table (:mod:`sudoku_arena.lab.strength`): not a run plan of its own.
+STRENGTH = "strength"
 LADDER = ("random", "greedy", "easy", "normal", "hard")
 
 
