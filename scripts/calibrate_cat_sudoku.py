@@ -1,11 +1,13 @@
 """Calibrate the difficulty of the Cat Sudoku sheets by simulation (CS-1).
 
-Plays every shipped sheet solo with one agent (``greedy`` by default; any agent name
-that ``sudoku_arena.ai.make_agent`` knows, such as a search agent, via ``--agent``),
-``--games`` games each with seeds ``seed .. seed + games - 1``, and writes a table of
-the final scores (mean, standard deviation, extremes) into the Cat Sudoku README
-between the calibration markers. Spring must come out easiest (highest mean score) and
-Winter hardest; the script exits with status 1 when the order does not hold.
+A thin wrapper around the balance lab's ``cat-sheets`` preset (``sudoku-arena analyze
+--preset cat-sheets``): plays every shipped sheet solo with one agent (``greedy`` by
+default; any agent name that ``sudoku_arena.ai.make_agent`` knows, such as a search
+agent, via ``--agent``), ``--games`` games each with seeds ``seed .. seed + games - 1``
+(kept in ``--out``, resumable, with the lab's report), and writes a table of the final
+scores (mean, standard deviation, extremes) into the Cat Sudoku README between the
+calibration markers. Spring must come out easiest (highest mean score) and Winter
+hardest; the script exits with status 1 when the order does not hold.
 
     python scripts/calibrate_cat_sudoku.py                   # 200 games per sheet
     python scripts/calibrate_cat_sudoku.py --games 50 --no-write
@@ -15,15 +17,15 @@ Winter hardest; the script exits with status 1 when the order does not hold.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import statistics
 import sys
-import time
+import tempfile
 from pathlib import Path
 
-from sudoku_arena.ai import make_agent
-from sudoku_arena.core.match import Match
-from sudoku_arena.core.registry import load
-from sudoku_arena.games.cat_sudoku.sheet import SHEET_NAMES
+from sudoku_arena.lab.presets import preset_plan
+from sudoku_arena.lab.report import write_report
+from sudoku_arena.lab.runner import run
 
 README = (
     Path(__file__).resolve().parent.parent
@@ -36,15 +38,12 @@ README = (
 START, END = "<!-- calibration:start -->", "<!-- calibration:end -->"
 
 
-def play_sheet(sheet: str, agent: str, games: int, seed: int) -> list[float]:
-    """Final solo scores of ``games`` games on ``sheet``."""
-    game = load("cat-sudoku", sheet=sheet, players=1)
-    scores = []
-    for k in range(seed, seed + games):
-        match = Match(game, seed=k, players=[agent])
-        out = match.run([make_agent(agent, game, k)])
-        scores.append(out.scores[0])
-    return scores
+def play_sheets(agent: str, games: int, seed: int, out: Path) -> dict[str, list[float]]:
+    """Final solo scores of ``games`` games on every sheet, played by the lab into ``out``."""
+    plan = dataclasses.replace(preset_plan("cat-sheets", games, seed), players=(agent,))
+    run(out, plan)
+    summary = write_report(out)
+    return {name: m["scores_all"][0] for name, m in summary["variants"].items()}
 
 
 def table(results: dict[str, list[float]], agent: str, seed: int) -> str:
@@ -87,15 +86,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--agent", default="greedy", help="agent name (default greedy)")
     ap.add_argument("--seed", type=int, default=0, help="seed of the first game")
     ap.add_argument("--no-write", action="store_true", help="print the table only")
+    ap.add_argument("--out", type=Path, help="lab folder to keep the games and report in")
     args = ap.parse_args(argv)
-    results: dict[str, list[float]] = {}
-    for name in SHEET_NAMES:
-        t0 = time.perf_counter()
-        results[name] = play_sheet(name, args.agent, args.games, args.seed)
-        s = results[name]
+    with tempfile.TemporaryDirectory() as tmp:
+        out = args.out if args.out is not None else Path(tmp) / "cat-sheets"
+        results = play_sheets(args.agent, args.games, args.seed, out)
+    results = {("spring" if k == "base" else k): v for k, v in results.items()}
+    for name, s in results.items():
         print(
-            f"{name:7} mean {statistics.mean(s):6.2f} sd {statistics.pstdev(s):5.2f} "
-            f"({time.perf_counter() - t0:.1f} s)",
+            f"{name:7} mean {statistics.mean(s):6.2f} sd {statistics.pstdev(s):5.2f}",
             file=sys.stderr,
         )
     text = table(results, args.agent, args.seed)

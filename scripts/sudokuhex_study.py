@@ -25,9 +25,16 @@ Policies:
   order nobody knows), an upper bound for what a search of that size can get out of
   reading the opponent well.
 
+When both players are bots (names ``make_agent`` knows, such as ``hard,greedy``) the
+study is the balance lab's duplicate play and the script hands over to it: the games
+are played by ``sudoku-arena analyze sudokuhex`` (records kept in ``--out``, resumable,
+with its report), and the deal/players split of the outcome variance is printed. The
+hand-written policies above stay here, as a bench for ideas before they become bots.
+
 Usage::
 
     python scripts/sudokuhex_study.py [--boards 1000] [--players expectimax,greedy]
+    python scripts/sudokuhex_study.py --boards 100 --players easy,greedy --out hex-study
 """
 
 from __future__ import annotations
@@ -35,8 +42,10 @@ from __future__ import annotations
 import argparse
 import math
 import random
+import tempfile
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from sudoku_arena.ai.agents import make_agent
@@ -44,6 +53,9 @@ from sudoku_arena.core.registry import load
 from sudoku_arena.games.sudokuhex.agents import best_points, expected_best, greedy_choice
 from sudoku_arena.games.sudokuhex.game import HexState, SuDokuHex
 from sudoku_arena.grids.hex import ALL_HEXES_MASK, LINE_PEERS_MASK, PEERS_MASK, bits
+from sudoku_arena.lab.plan import Plan
+from sudoku_arena.lab.report import write_report
+from sudoku_arena.lab.runner import run
 
 Policy = Callable[[SuDokuHex, HexState, int, random.Random], int]
 
@@ -195,14 +207,36 @@ def play(game: SuDokuHex, seats: list[Policy], seed: int) -> HexState:
             s = game.apply(s, seats[p](game, s, p, rngs[p]), p)
 
 
+def lab_study(a: str, b: str, boards: int, seed: int, out: str | None) -> None:
+    """Bots against bots: the balance lab's duplicate play (each board twice, seats
+    swapped, same tiles), its agent win share and variance split."""
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(out) if out else Path(tmp) / "hex-study"
+        plan = Plan("sudokuhex", {"players": 2}, (a, b), 2 * boards, seed=seed)
+        run(folder, plan)
+        m = write_report(folder)["variants"]["base"]
+    win = m["agent_win"][a]
+    print(f"{a} vs {b}: {boards} boards, {2 * boards} games (balance lab)")
+    print(f"  {a} win share {win['value']:.3f}, 95% CI {win['low']:.3f}-{win['high']:.3f}")
+    dup = m["duplicate"]
+    for part in ("deal", "players", "rest"):
+        e = dup[part]
+        print(f"  variance share of the {part}: {e['value']:.3f} ({e['low']:.3f}-{e['high']:.3f})")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--boards", type=int, default=1000)
     ap.add_argument("--players", default="expectimax,greedy", help="A,B: A is scored")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--out", help="lab folder for the games (bots only)")
     args = ap.parse_args()
     game: Any = load("sudokuhex", seed=0, players=2)
     a_name, b_name = args.players.split(",")
+    hand = set(POLICIES) - {"greedy"}  # the greedy policy is the greedy bot
+    if not {a_name, b_name} & hand and not any(n.startswith("open:") for n in (a_name, b_name)):
+        lab_study(a_name, b_name, args.boards, args.seed, args.out)
+        return
     a, b = policy(a_name, game, 1), policy(b_name, game, 2)
     t0 = time.perf_counter()
     shares, ends = [], {0: [0, 0.0], 1: [0, 0.0]}

@@ -8,6 +8,7 @@ import typer
 from rich.text import Text
 
 # Each module registers its commands on import.
+import sudoku_arena.cli.analyze
 import sudoku_arena.cli.basic
 import sudoku_arena.cli.play
 import sudoku_arena.cli.printing

@@ -1,0 +1,312 @@
+"""The run's report: ``summary.json`` and a self-contained ``report.html``.
+
+The page needs nothing but itself: the plots are drawn with matplotlib as SVG and
+written inline, the style sheet is in the page, and there is no script. Both files are
+written whole or not at all, from the stored games only, so ``--report DIR`` renders
+the same page again at any time.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+import json
+from collections.abc import Sequence
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+from matplotlib.figure import Figure
+
+from sudoku_arena.core.types import JsonDict
+from sudoku_arena.lab.store import write_atomic
+from sudoku_arena.lab.summary import summarise_folder
+
+plt.rcParams["svg.hashsalt"] = "sudoku-arena-lab"  # stable element ids: same page each time
+plt.rcParams["svg.fonttype"] = "path"  # text as outlines: no font needed to view it
+
+STYLE = """
+body{font-family:system-ui,sans-serif;max-width:62rem;margin:2rem auto;padding:0 1rem;
+color:#222;line-height:1.45}
+table{border-collapse:collapse;margin:.5rem 0 1.5rem}td,th{border:1px solid #ccc;
+padding:.25rem .6rem;text-align:right}th:first-child,td:first-child{text-align:left}
+code{background:#f3f3f3;padding:0 .25rem}.plots{display:flex;flex-wrap:wrap;gap:1rem}
+.plots figure{margin:0}figcaption{font-size:.9rem;color:#555}svg{max-width:100%;height:auto}
+"""
+
+
+def write_report(folder: Path, reference: JsonDict | None = None) -> JsonDict:
+    """Recompute the summary of the run in ``folder``; write both files; return it."""
+    summary = summarise_folder(folder, reference)
+    write_atomic(folder / "summary.json", json.dumps(summary, indent=1) + "\n")
+    write_atomic(folder / "report.html", render(summary))
+    return summary
+
+
+def _svg(fig: Figure) -> str:
+    buf = io.StringIO()
+    fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None})
+    plt.close(fig)
+    text = buf.getvalue()
+    return text[text.index("<svg") :]
+
+
+def _fmt(e: JsonDict | None, scale: float = 1.0, unit: str = "", digits: int = 1) -> str:
+    if not e or e.get("value") is None:
+        return "–"
+    return (
+        f"{scale * e['value']:.{digits}f}{unit} "
+        f"<small>({scale * e['low']:.{digits}f} – {scale * e['high']:.{digits}f})</small>"
+    )
+
+
+def command(plan: JsonDict) -> str:
+    """The command line that plays this run's games again."""
+    parts = ["sudoku-arena", "analyze", plan["game"], "--players", ",".join(plan["players"])]
+    parts += ["--games", str(plan["games"]), "--seed", str(plan["seed"])]
+    for name, value in plan["params"].items():
+        if name != "players" and not (name == "grid" and len(str(value)) == 81):
+            parts += ["--param", f"{name}={value}"]
+    for v in plan["variants"]:
+        items = ",".join(f"{k}={val}" for k, val in v["params"].items())
+        parts += ["--variant", f"{v['name']}:{items}"]
+    if plan["ladder"]:
+        parts += ["--ladder", ",".join(plan["ladder"]), "--ladder-games", str(plan["ladder_games"])]
+    return " ".join(parts)
+
+
+def render(summary: JsonDict) -> str:
+    """The report page of ``summary``."""
+    plan = summary["plan"]
+    esc = html.escape
+    title = f"Balance of {plan['game']}"
+    parts = [
+        "<!doctype html><html lang='en'><head><meta charset='utf-8'>",
+        f"<title>{esc(title)}</title><style>{STYLE}</style></head><body>",
+        f"<h1>{esc(title)}</h1>",
+        f"<p>{summary['games']} of {summary['expected_games']} games played; bots "
+        f"{esc(', '.join(plan['players']))}; seed {plan['seed']}. Intervals are 95%: "
+        "Wilson for rates, bootstrap for the rest. Reproduce with:</p>",
+        f"<p><code>{esc(command(plan))}</code></p>",
+    ]
+    parts += _variant_table(summary["variants"])
+    parts += _comparisons(summary.get("comparisons", []))
+    parts += _plots(summary)
+    parts += _ladder(summary.get("ladder"))
+    parts.append("</body></html>\n")
+    return "\n".join(parts)
+
+
+ROWS: tuple[tuple[str, str, float, str], ...] = (
+    ("seat_advantage", "seat 1 advantage (share of won games − 1/k)", 100, " pts"),
+    ("draw", "won by nobody", 100, "%"),
+    ("plies", "length (plies)", 1, ""),
+    ("turns", "length (turns)", 1, ""),
+    ("branching", "branching factor (mean per game)", 1, ""),
+    ("decisiveness", "decisiveness (share of the game before the winner leads for good)", 1, ""),
+    ("lead_changes", "lead changes", 1, ""),
+)
+
+
+def _variant_table(variants: dict[str, JsonDict]) -> list[str]:
+    names = list(variants)
+    head = "".join(f"<th>{html.escape(n)}</th>" for n in names)
+    counts = "".join(f"<td>{variants[n].get('games', 0)}</td>" for n in names)
+    rows = [f"<tr><td>games</td>{counts}</tr>"]
+    for key, label, scale, unit in ROWS:
+        if all(key not in variants[n] for n in names):
+            continue
+        digits = 2 if key == "decisiveness" else 1
+        cells = "".join(
+            f"<td>{_fmt(variants[n].get(key), scale, unit, digits)}</td>" for n in names
+        )
+        rows.append(f"<tr><td>{html.escape(label)}</td>{cells}</tr>")
+    seats = max(int(variants[n].get("seats", 0)) for n in names)
+    for s in range(seats):
+        cells = "".join(
+            f"<td>{_fmt(_at(variants[n].get('seat_win'), s), 100, '%')}</td>" for n in names
+        )
+        if any(variants[n].get("seat_win") for n in names):
+            rows.append(f"<tr><td>seat {s + 1} wins</td>{cells}</tr>")
+        cells = "".join(f"<td>{_fmt(_at(variants[n].get('scores'), s))}</td>" for n in names)
+        rows.append(f"<tr><td>seat {s + 1} mean score</td>{cells}</tr>")
+    for part in ("deal", "players", "rest"):
+        if any("duplicate" in variants[n] for n in names):
+            cells = "".join(
+                f"<td>{_fmt(variants[n].get('duplicate', {}).get(part), 100, '%')}</td>"
+                for n in names
+            )
+            rows.append(f"<tr><td>duplicate play: variance share of the {part}</td>{cells}</tr>")
+    for n in names:
+        for agent, e in variants[n].get("agent_win", {}).items():
+            rows.append(
+                f"<tr><td>{html.escape(n)}: {html.escape(agent)} wins</td>"
+                + "".join(f"<td>{_fmt(e, 100, '%') if m == n else ''}</td>" for m in names)
+                + "</tr>"
+            )
+    return [
+        "<h2>Figures</h2>",
+        f"<table><thead><tr><th>figure</th>{head}</tr></thead><tbody>",
+        *rows,
+        "</tbody></table>",
+    ]
+
+
+def _at(items: Sequence[JsonDict] | None, i: int) -> JsonDict | None:
+    return items[i] if items and i < len(items) else None
+
+
+def _comparisons(comparisons: Sequence[JsonDict]) -> list[str]:
+    if not comparisons:
+        return []
+    out = ["<h2>Variants against the base rules</h2>", "<ul>"]
+    for c in comparisons:
+        params = ", ".join(f"{k}={v}" for k, v in c["params"].items())
+        out.append(
+            f"<li><b>{html.escape(c['variant'])}</b> ({html.escape(params)}; "
+            f"{c['pairs']} paired games)<ul>"
+        )
+        out += [f"<li>{html.escape(f['verdict'])}</li>" for f in c["figures"].values()]
+        out.append("</ul></li>")
+    return [*out, "</ul>"]
+
+
+def _figure(svg: str, caption: str) -> str:
+    return f"<figure>{svg}<figcaption>{html.escape(caption)}</figcaption></figure>"
+
+
+def _plots(summary: JsonDict) -> list[str]:
+    variants: dict[str, JsonDict] = summary["variants"]
+    shown = {n: m for n, m in variants.items() if m.get("games")}
+    if not shown:
+        return []
+    figs = []
+    fig, ax = plt.subplots(figsize=(5, 3))
+    for name, m in shown.items():
+        ax.hist(m["plies_all"], bins=30, alpha=0.5, label=name)
+    ax.set_xlabel("plies")
+    ax.set_ylabel("games")
+    ax.legend()
+    figs.append(_figure(_svg(fig), "Game length (histogram of plies)"))
+    fig, ax = plt.subplots(figsize=(5, 3))
+    for name, m in shown.items():
+        curve = m["branching_curve"]
+        xs = [10 * i + 5 for i, y in enumerate(curve) if y is not None]
+        ax.plot(xs, [y for y in curve if y is not None], marker="o", label=name)
+    ax.set_xlabel("% of the game")
+    ax.set_ylabel("legal actions")
+    ax.legend()
+    figs.append(_figure(_svg(fig), "Branching factor along the game"))
+    base = next(iter(shown.values()))
+    if len(shown) > 1 and any(len(set(m["scores_all"][0])) > 2 for m in shown.values()):
+        fig, ax = plt.subplots(figsize=(5, 3))
+        for name, m in shown.items():
+            ax.hist(m["scores_all"][0], bins=25, alpha=0.5, label=name)
+        ax.set_xlabel("final score of seat 1")
+        ax.set_ylabel("games")
+        ax.legend()
+        figs.append(_figure(_svg(fig), "Seat 1's final scores by variant"))
+    scores = base["scores_all"]
+    if any(len(set(s)) > 2 for s in scores):
+        fig, ax = plt.subplots(figsize=(5, 3))
+        for s, values in enumerate(scores):
+            ax.hist(values, bins=25, alpha=0.5, label=f"seat {s + 1}")
+        ax.set_xlabel("final score")
+        ax.set_ylabel("games")
+        ax.legend()
+        figs.append(_figure(_svg(fig), f"Final scores ({next(iter(shown))})"))
+    if base.get("seat_win"):
+        fig, ax = plt.subplots(figsize=(5, 3))
+        width = 0.8 / len(shown)
+        for v, (name, m) in enumerate(shown.items()):
+            wins = m.get("seat_win", [])
+            bar_x = [s + v * width for s in range(len(wins))]
+            ys = [100 * e["value"] for e in wins]
+            err = [
+                [100 * (e["value"] - e["low"]) for e in wins],
+                [100 * (e["high"] - e["value"]) for e in wins],
+            ]
+            ax.bar(bar_x, ys, width=width, yerr=err, capsize=3, label=name)
+        seats = max(len(m.get("seat_win", [])) for m in shown.values())
+        ax.set_xticks(
+            [s + 0.4 - width / 2 for s in range(seats)], [str(s + 1) for s in range(seats)]
+        )
+        ax.set_xlabel("seat (1 moves first)")
+        ax.set_ylabel("% of games won")
+        ax.legend()
+        figs.append(_figure(_svg(fig), "Win rate per seat with 95% intervals"))
+    return ["<h2>Plots</h2>", "<div class='plots'>", *figs, "</div>"]
+
+
+def _ladder(ladder: JsonDict | None) -> list[str]:
+    if not ladder or not ladder.get("ratings"):
+        return []
+    out = [
+        "<h2>Skill ladder</h2>",
+        f"<p>Round robin, two seats, {ladder['games']} games; Bradley-Terry ratings on the "
+        "Elo scale (mean 0) with 95% bootstrap intervals.</p>",
+        "<table><thead><tr><th>bot</th><th>rating</th></tr></thead><tbody>",
+    ]
+    out += [
+        f"<tr><td>{html.escape(n)}</td><td>{_fmt(e)}</td></tr>"
+        for n, e in ladder["ratings"].items()
+    ]
+    out.append("</tbody></table>")
+    out.append("<table><thead><tr><th>pair</th><th>games</th><th>first bot's score</th></tr>")
+    out += [
+        f"<tr><td>{html.escape(p['a'])} – {html.escape(p['b'])}</td><td>{p['games']}</td>"
+        f"<td>{100 * p['a_score']:.1f}%</td></tr>"
+        for p in ladder["pairs"]
+    ]
+    out.append("</table>")
+    if ladder.get("duplicate"):
+        out.append(
+            "<p>Duplicate play: each pair's games come in twos with the same board and "
+            "chance, seats swapped. Share of the variance of the first seat's result:</p>"
+        )
+        out.append(
+            "<table><thead><tr><th>pair</th><th>deal</th><th>players</th><th>rest</th>"
+            "<th>boards</th></tr></thead><tbody>"
+        )
+        out += [
+            f"<tr><td>{html.escape(d['a'])} – {html.escape(d['b'])}</td>"
+            + "".join(f"<td>{_fmt(d[k], 100, '%')}</td>" for k in ("deal", "players", "rest"))
+            + f"<td>{d['blocks']}</td></tr>"
+            for d in ladder["duplicate"]
+        ]
+        out.append("</tbody></table>")
+    out.append(f"<p>Spread (standard deviation of the ratings): {_fmt(ladder['spread'])} Elo.</p>")
+    luck = ladder.get("luck_index")
+    if luck:
+        out.append(
+            f"<p>Luck index: {_fmt(luck, digits=2)} (0: as much skill as the deterministic "
+            f"{html.escape(str(luck['reference']))}; 1: a coin flip).</p>"
+        )
+    if ladder.get("luck_by_pair"):
+        out.append(
+            "<table><thead><tr><th>pair</th><th>first bot's score</th><th>in the reference"
+            "</th><th>luck index of the pair</th></tr></thead><tbody>"
+        )
+        out += [
+            f"<tr><td>{html.escape(p['a'])} – {html.escape(p['b'])}</td>"
+            f"<td>{100 * p['game_score']:.1f}%</td><td>{100 * p['reference_score']:.1f}%</td>"
+            f"<td>{_fmt(p, digits=2)}</td></tr>"
+            for p in ladder["luck_by_pair"]
+        ]
+        out.append("</tbody></table>")
+    names = list(ladder["ratings"])
+    fig, ax = plt.subplots(figsize=(5, 2.5))
+    vals = [ladder["ratings"][n] for n in names]
+    ax.errorbar(
+        range(len(names)),
+        [e["value"] for e in vals],
+        yerr=[[e["value"] - e["low"] for e in vals], [e["high"] - e["value"] for e in vals]],
+        fmt="o",
+        capsize=4,
+    )
+    ax.set_xticks(range(len(names)), names)
+    ax.set_ylabel("Elo")
+    out.append(_figure(_svg(fig), "Ratings with 95% intervals"))
+    return out

@@ -1,0 +1,411 @@
+"""The strength table (docs/strength.md) from tournaments between the bots.
+
+For every registered game:
+
+* games for two: ``normal`` vs ``random``, ``hard`` vs ``greedy``, ``hard`` vs
+  ``normal`` and ``easy`` vs ``greedy``, seats rotated;
+* games for one: the mean score of ``random``, ``greedy``, ``easy``, ``normal`` and
+  ``hard`` playing alone;
+* the median and 95th percentile of the seconds per move of each level, over every
+  game of the table where that level played.
+
+The raw results are kept in docs/strength.json, game by game and row by row, and the
+script only plays what is missing: run it again with a larger ``--games`` to add games,
+with ``--only GAME`` to work on one game, with ``--rows`` to pick rows. A row whose
+game version, level budgets or search hints changed since it was played is started
+over (``--keep-stale`` keeps it). ``--render`` only rewrites the Markdown.
+
+Usage (``FOLDER`` holds ``strength.json`` and gets ``strength.md``; the project's is
+``docs``)::
+
+    sudoku-arena analyze --preset strength --out docs [--games 200] [GAME]
+    python scripts/strength_table.py [--games 200] [--only GAME ...] [--rows hard-greedy]
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import fcntl
+import hashlib
+import inspect
+import json
+import math
+import os
+import platform
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from sudoku_arena.ai.hints import LEVELS, hints_for
+from sudoku_arena.ai.tournament import GameResult, jobs, percentile, run_games, summarise
+from sudoku_arena.core.errors import UnknownGameError
+from sudoku_arena.core.registry import entry_of, load, registered_games
+from sudoku_arena.core.types import GameSpec, JsonDict
+
+JSON_NAME = "strength.json"
+MD_NAME = "strength.md"
+
+DUELS = (
+    ("normal-random", ("normal", "random")),
+    ("hard-greedy", ("hard", "greedy")),
+    ("hard-normal", ("hard", "normal")),
+    ("easy-greedy", ("easy", "greedy")),
+)
+SOLOS = tuple((f"solo-{name}", (name,)) for name in ("random", "greedy", *LEVELS))
+
+#: The acceptance targets of the bots (win rate of the first agent, two players).
+TARGETS: dict[tuple[str, str], str] = {
+    ("tic-tac-sudoku", "normal-random"): ">= 95%",
+    ("sudoku-warriors", "normal-random"): ">= 95%",
+    ("citadel", "normal-random"): ">= 95%",
+    ("sudokuhex", "normal-random"): ">= 85%",
+    ("tic-tac-sudoku", "hard-greedy"): ">= 70%",
+    ("sudoku-warriors", "hard-greedy"): ">= 70%",
+    ("citadel", "hard-greedy"): ">= 70%",
+    ("sudokuhex", "hard-greedy"): "CI above 50%",
+}
+
+#: Solo targets: the row's mean score, its 95% interval clear above the named row's.
+SOLO_TARGETS: dict[tuple[str, str], str] = {
+    ("cat-sudoku", "solo-hard"): "solo-greedy",
+    ("sudokuhex", "solo-hard"): "solo-greedy",
+}
+
+
+@dataclass(frozen=True)
+class Row:
+    key: str
+    players: tuple[str, ...]
+
+
+def rows_for(spec: GameSpec) -> list[Row]:
+    out = []
+    if spec.min_players <= 2 <= spec.max_players:
+        out += [Row(k, p) for k, p in DUELS]
+    if spec.min_players == 1:
+        out += [Row(k, p) for k, p in SOLOS]
+    return out
+
+
+def fingerprint(game_id: str, players: int, params: JsonDict) -> str:
+    """What a row's results depend on besides the code of the search itself."""
+    game = load(game_id, seed=0, **{**params, "players": players})
+    hints = hints_for(game)
+    make = entry_of(game).search_hints
+    module = inspect.getmodule(make) if make is not None else None
+    source = inspect.getsource(module) if module is not None else ""
+    budgets = {lv: hints.budget(lv).describe() for lv in LEVELS}
+    text = json.dumps([game.spec.version, budgets, source, params], sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def load_store(folder: Path) -> JsonDict:
+    path = folder / JSON_NAME
+    if path.exists():
+        data: JsonDict = json.loads(path.read_text(encoding="utf-8"))
+        return data
+    return {"games": {}}
+
+
+def save_row(folder: Path, store: JsonDict, game_id: str, key: str) -> None:
+    """Write one row into the file, keeping every other row as the file has it now, so
+    that several runs (``--only`` different games) can share the file."""
+    with open((folder / JSON_NAME).with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        on_disk = load_store(folder)
+        on_disk["games"].setdefault(game_id, {})[key] = store["games"][game_id][key]
+        save_store(folder, on_disk)
+        for gid, rows in on_disk["games"].items():  # pick up the other runs' rows
+            mine = store["games"].setdefault(gid, {})
+            for k, entry in rows.items():
+                if (gid, k) != (game_id, key):
+                    mine[k] = entry
+
+
+def save_store(folder: Path, store: JsonDict) -> None:
+    path = folder / JSON_NAME
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(store, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    tmp.replace(path)
+
+
+def play_row(
+    folder: Path,
+    store: JsonDict,
+    game_id: str,
+    row: Row,
+    games: int,
+    workers: int | None,
+    keep_stale: bool,
+    params: JsonDict,
+) -> None:
+    k = len(row.players)
+    fp = fingerprint(game_id, k, params)
+    entry = store["games"].setdefault(game_id, {}).setdefault(row.key, {})
+    if entry.get("fingerprint") != fp and entry.get("results") and not keep_stale:
+        print(f"  {row.key}: search or budgets changed since it was played; starting over")
+        entry.clear()
+    entry.setdefault("results", [])
+    entry["fingerprint"] = entry.get("fingerprint", fp) if keep_stale else fp
+    entry["players"] = list(row.players)
+    entry["params"] = params
+    games = math.ceil(games / k) * k  # whole blocks: every agent in every seat
+    have = {r["index"] for r in entry["results"]}
+    missing = [i for i in range(games) if i not in have]
+    if not missing:
+        print(f"  {row.key}: {len(have)} games, nothing to add")
+        return
+    todo = [j for j in jobs(game_id, row.players, games, params=params) if j.index in missing]
+    print(f"  {row.key}: {len(have)} games kept, playing {len(todo)}", flush=True)
+    last_save = time.monotonic()
+    done = 0
+
+    def keep(r: GameResult) -> None:
+        nonlocal last_save, done
+        entry["results"].append(r.to_json())
+        done += 1
+        if time.monotonic() - last_save > 30:
+            save_row(folder, store, game_id, row.key)
+            last_save = time.monotonic()
+            print(f"    {done}/{len(todo)}", flush=True)
+
+    run_games(todo, workers=workers, on_result=keep)
+    entry["results"].sort(key=lambda r: r["index"])
+    entry["updated"] = datetime.date.today().isoformat()
+    save_row(folder, store, game_id, row.key)
+
+
+# -- rendering ------------------------------------------------------------------------------
+
+
+def _results(entry: JsonDict) -> list[GameResult]:
+    return [GameResult.from_json(r) for r in entry.get("results", [])]
+
+
+def _pct(x: float) -> str:
+    return "–" if math.isnan(x) else f"{100 * x:.1f}%"
+
+
+def _sec(x: float) -> str:
+    return "–" if math.isnan(x) else f"{x:.3f}"
+
+
+#: Games a row needs before its target counts as shown.
+MIN_GAMES = 200
+
+
+def _check(target: str | None, rate: float, lo: float, games: int) -> str:
+    if target is None:
+        return ""
+    if games < MIN_GAMES:
+        return f"{target} (so far; needs {MIN_GAMES} games)"
+    if target.startswith(">="):
+        ok = rate >= float(target[2:].strip().rstrip("%")) / 100
+    else:
+        ok = lo > 0.5
+    return f"{target} {'✓' if ok else '✗'}"
+
+
+def _solo_check(game_id: str, key: str, data: JsonDict) -> str:
+    """The solo target of row ``key`` (``SOLO_TARGETS``), shown once both rows have
+    ``MIN_GAMES`` games: its interval must lie above the other row's."""
+    other = SOLO_TARGETS.get((game_id, key))
+    if other is None:
+        return ""
+    target = f"CI above {other.removeprefix('solo-')}'s"
+    mine, theirs = _results(data[key]), _results(data.get(other, {}))
+    if min(len(mine), len(theirs)) < MIN_GAMES:
+        return f"{target} (so far; needs {MIN_GAMES} games)"
+    lo = summarise(game_id, data[key]["players"], mine).agents[0].score_ci[0]
+    hi = summarise(game_id, data[other]["players"], theirs).agents[0].score_ci[1]
+    return f"{target} {'✓' if lo > hi else '✗'}"
+
+
+def _current(game_id: str, entry: JsonDict) -> bool:
+    """Whether a row was played by the game's present search and budgets."""
+    fp = entry.get("fingerprint")
+    return fp is None or fp == fingerprint(
+        game_id, len(entry["players"]), dict(entry.get("params", {}))
+    )
+
+
+def render(store: JsonDict) -> str:
+    cpu = _cpu_name()
+    lines = [
+        "# Bot strength",
+        "",
+        "Produced by `sudoku-arena analyze --preset strength --out docs` (or",
+        "`python scripts/strength_table.py`) from the raw results in `docs/strength.json`",
+        "(regenerate after changing a game's `search.py` or the search). Levels and their",
+        "budgets are described in [bots.md](bots.md).",
+        "",
+        f"Machine: {cpu}, {os.cpu_count()} cores shared with other work while the table",
+        f"was played (timings are pessimistic), Python {platform.python_version()}.",
+        "",
+        "Win rates are the first agent's share of the games (a shared win counts",
+        "1/k) with a 95% Wilson interval; seats rotate, so every agent plays every seat",
+        "of every board equally often. Scores are means with a 95% normal interval.",
+        "Games won by nobody are draws at a turn limit (Citadel, CI-9).",
+        "",
+    ]
+    for spec in registered_games():
+        data = store["games"].get(spec.id)
+        if not data:
+            lines += [f"## {spec.name}", "", "Not measured yet.", ""]
+            continue
+        lines += [f"## {spec.name}", ""]
+        stale = sorted(k for k, d in data.items() if d.get("results") and not _current(spec.id, d))
+        data = {k: d for k, d in data.items() if k not in stale}
+        duel = [(k, d) for k, d in data.items() if len(d["players"]) == 2 and d.get("results")]
+        solo = [(k, d) for k, d in data.items() if len(d["players"]) == 1 and d.get("results")]
+        order = [k for k, _ in DUELS] + [k for k, _ in SOLOS]
+        duel.sort(key=lambda kd: order.index(kd[0]) if kd[0] in order else 99)
+        solo.sort(key=lambda kd: order.index(kd[0]) if kd[0] in order else 99)
+        if duel:
+            lines += [
+                "Two players:",
+                "",
+                "| match | games | first agent wins | 95% CI | won by nobody "
+                "| mean length (plies) | target |",
+                "|---|---:|---:|---:|---:|---:|---|",
+            ]
+            for key, d in duel:
+                s = summarise(spec.id, d["players"], _results(d))
+                a = s.agents[0]
+                lines.append(
+                    f"| {' vs '.join(d['players'])} | {s.games} | {_pct(a.win_rate)} | "
+                    f"{_pct(a.win_ci[0])} – {_pct(a.win_ci[1])} | {s.unwon} | {s.mean_plies:.1f} | "
+                    f"{_check(TARGETS.get((spec.id, key)), a.win_rate, a.win_ci[0], s.games)} |"
+                )
+            lines.append("")
+        if solo:
+            lines += [
+                "Solo (one player):",
+                "",
+                "| agent | games | mean score | 95% CI | mean length (plies) | target |",
+                "|---|---:|---:|---:|---:|---|",
+            ]
+            for key, d in solo:
+                s = summarise(spec.id, d["players"], _results(d))
+                a = s.agents[0]
+                lines.append(
+                    f"| {a.name} | {s.games} | {a.mean_score:.1f} | "
+                    f"{a.score_ci[0]:.1f} – {a.score_ci[1]:.1f} | {s.mean_plies:.1f} | "
+                    f"{_solo_check(spec.id, key, data)} |"
+                )
+            lines.append("")
+        lines += _timings(spec.id, data)
+        if stale:
+            lines += [
+                "Not shown, played by an older search of this game (to be played again): "
+                + ", ".join(stale)
+                + ".",
+                "",
+            ]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _timings(game_id: str, data: JsonDict) -> list[str]:
+    times: dict[str, list[float]] = {}
+    for d in data.values():
+        for r in _results(d):
+            for j, name in enumerate(d["players"]):
+                times.setdefault(name, []).extend(r.times[j])
+    shown = [lv for lv in LEVELS if times.get(lv)]
+    if not shown:
+        return []
+    game = load(game_id, seed=0)
+    hints = hints_for(game)
+    out = [
+        "Seconds per move (every game above where the level played):",
+        "",
+        "| level | budget | moves | median s | p95 s |",
+        "|---|---|---:|---:|---:|",
+    ]
+    for lv in shown:
+        ts = times[lv]
+        out.append(
+            f"| {lv} | {hints.budget(lv).describe()} | {len(ts)} | "
+            f"{_sec(percentile(ts, 0.5))} | {_sec(percentile(ts, 0.95))} |"
+        )
+    return [*out, ""]
+
+
+def _cpu_name() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown CPU"
+
+
+def build(
+    folder: Path,
+    *,
+    games: int = 200,
+    only: Sequence[str] = (),
+    rows: Sequence[str] = (),
+    workers: int | None = None,
+    keep_stale: bool = False,
+    params: JsonDict | None = None,
+    render_only: bool = False,
+) -> Path:
+    """Play what ``folder/strength.json`` lacks (see the module doc) and write
+    ``folder/strength.md``; return its path. Raises ``UnknownGameError`` for an unknown
+    game in ``only``."""
+    store = load_store(folder)
+    specs = registered_games()
+    known = {s.id for s in specs}
+    for gid in only:
+        if gid not in known:
+            raise UnknownGameError(
+                f"no game called {gid!r}; known games: {', '.join(sorted(known))}"
+            )
+    md = folder / MD_NAME
+    if not render_only:
+        for spec in specs:
+            if only and spec.id not in only:
+                continue
+            print(spec.id, flush=True)
+            for row in rows_for(spec):
+                if rows and row.key not in rows:
+                    continue
+                play_row(folder, store, spec.id, row, games, workers, keep_stale, params or {})
+                md.write_text(render(store), encoding="utf-8")
+    md.write_text(render(store), encoding="utf-8")
+    return md
+
+
+def main(argv: list[str] | None = None, folder: Path = Path("docs")) -> int:
+    """The command line of ``scripts/strength_table.py``."""
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    ap.add_argument("--games", type=int, default=200, help="games per row (default 200)")
+    ap.add_argument("--only", action="append", help="game id (repeatable)")
+    ap.add_argument("--rows", action="append", help="row key, e.g. hard-greedy (repeatable)")
+    ap.add_argument("--workers", type=int, help="worker processes (default: every core)")
+    ap.add_argument("--render", action="store_true", help="only rewrite strength.md")
+    ap.add_argument("--keep-stale", action="store_true", help="keep rows of older searches")
+    ap.add_argument("--param", action="append", default=[], help="NAME=VALUE for --only game")
+    args = ap.parse_args(argv)
+    try:
+        md = build(
+            folder,
+            games=args.games,
+            only=args.only or (),
+            rows=args.rows or (),
+            workers=args.workers,
+            keep_stale=args.keep_stale,
+            params=dict(p.split("=", 1) for p in args.param),
+            render_only=args.render,
+        )
+    except UnknownGameError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    print(f"wrote {md}")
+    return 0
