@@ -42,6 +42,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
@@ -60,6 +61,8 @@ else:
     np = require("numpy", "openspiel")
 
 PREFIX = "sudoku_arena_"
+#: How many (state, player) views a game remembers.
+VIEW_CACHE = 8192
 
 
 def short_name(game_id: str) -> str:
@@ -175,6 +178,27 @@ class ArenaGame(pyspiel.Game):  # type: ignore[misc]
         self.encoder: Encoder = encoder_for(self.rules)
         super().__init__(game_type(game_id), game_info(self.rules), given)
         self._given = given
+        self._seen: OrderedDict[tuple[object, int | None], tuple[str, list[float]]] = (
+            OrderedDict()
+        )
+
+    def seen(self, state: object, player: int | None) -> tuple[str, list[float]]:
+        """``player``'s view of ``state`` as compact JSON and as features.
+
+        Remembered for the last few thousand (state, player) pairs: a view is a pure
+        function of them, and OpenSpiel's tests and searches ask for the same ones
+        again and again (every replay of a deserialized history, for one)."""
+        key = (state, player)
+        found = self._seen.get(key)
+        if found is None:
+            view = self.rules.view(state, player)
+            found = (_text(view), self.encoder.flat(view))
+            self._seen[key] = found
+            if len(self._seen) > VIEW_CACHE:
+                self._seen.popitem(last=False)
+        else:
+            self._seen.move_to_end(key)
+        return found
 
     def __reduce__(self) -> tuple[type[ArenaGame], tuple[dict[str, object]]]:
         # Pickled as its class and parameters (the registered classes take only those).
@@ -209,6 +233,20 @@ class Position:
     def then(self, state: object) -> Position:
         return Position(self.arena, state, self, self.plies + 1, {})
 
+    def states(self) -> list[object]:
+        """The engine states from the start to this one."""
+        out: list[object] = []
+        pos: Position | None = self
+        while pos is not None:
+            out.append(pos.state)
+            pos = pos.parent
+        out.reverse()
+        return out
+
+    def __reduce__(self) -> tuple[Callable[..., Position], tuple[ArenaGame, list[object]]]:
+        # Pickled flat: a chain of thousands of parents would exhaust the recursion limit.
+        return _rebuild, (self.arena, self.states())
+
     def digest(self, player: int) -> str:
         """SHA-256 chain over ``player``'s views of every earlier position (cached)."""
         todo: list[Position] = []
@@ -220,10 +258,17 @@ class Position:
             if p.parent is None:
                 p.digests[player] = ""
             else:
-                text = _text(p.arena.rules.view(p.parent.state, player))
+                text = p.arena.seen(p.parent.state, player)[0]
                 chained = f"{p.parent.digests[player]}\n{text}"
                 p.digests[player] = hashlib.sha256(chained.encode()).hexdigest()
         return self.digests[player]
+
+
+def _rebuild(arena: ArenaGame, states: list[object]) -> Position:
+    pos = Position(arena, states[0], None, 0, {})
+    for s in states[1:]:
+        pos = pos.then(s)
+    return pos
 
 
 class ArenaState(pyspiel.State):  # type: ignore[misc]
@@ -315,14 +360,14 @@ class Observer:
             at += f.size
         self.private = self.iig.private_info != pyspiel.PrivateInfoType.NONE
 
-    def _view(self, state: ArenaState, player: int) -> JsonDict:
-        return state.view(player if self.private else None)
+    def _seen(self, state: ArenaState, player: int) -> tuple[str, list[float]]:
+        return self.game.seen(state.engine_state, player if self.private else None)
 
     def set_from(self, state: ArenaState, player: int) -> None:
-        self.tensor[:] = self.game.encoder.flat(self._view(state, player))
+        self.tensor[:] = self._seen(state, player)[1]
 
     def string_from(self, state: ArenaState, player: int) -> str:
-        text = _text(self._view(state, player))
+        text = self._seen(state, player)[0]
         if self.iig.perfect_recall and self.private:
             return f"{text}\nrecall {state.position.plies} {state.position.digest(player)}"
         return text
