@@ -145,8 +145,8 @@ def play(game_id: str, index: int, seconds: float, params: dict[str, object]) ->
 
 def table(results: list[Result], seconds: float) -> str:
     lines = [
-        f"| game | games | won | drawn | lost | win rate (95% Wilson) | s/move ours | "
-        f"s/move OpenSpiel |",
+        "| game | games | won | drawn | lost | win rate (95% Wilson) | s/move ours | "
+        "s/move OpenSpiel |",
         "|---|---:|---:|---:|---:|---|---:|---:|",
     ]
     for g in GAMES:

@@ -7,7 +7,7 @@ python3 -m venv .venv
 # pip's notes about this machine's optional local package folders are noise here.
 quiet() { "$@" 2>&1 | { grep -v "^WARNING: Location" || true; }; return "${PIPESTATUS[0]}"; }
 quiet .venv/bin/python -m pip install -q --upgrade pip
-quiet .venv/bin/python -m pip install -q -e '.[dev]'
+quiet .venv/bin/python -m pip install -q -e '.[dev,rl,openspiel]'
 .venv/bin/ruff check src tests scripts benchmarks
 .venv/bin/ruff format --check src tests scripts benchmarks
 .venv/bin/mypy --strict src/sudoku_arena

@@ -24,11 +24,7 @@ def params_for(game_id: str, players: int) -> dict[str, object]:
 def cases() -> list[tuple[str, int]]:
     """(game id, players) for every built-in game and player count."""
     specs = {s.id: s for s in registered_games()}
-    return [
-        (g, n)
-        for g in BUILTIN
-        for n in range(specs[g].min_players, specs[g].max_players + 1)
-    ]
+    return [(g, n) for g in BUILTIN for n in range(specs[g].min_players, specs[g].max_players + 1)]
 
 
 def case_id(case: tuple[str, int]) -> str:

@@ -135,8 +135,12 @@ def test_openspiel_another_seats_tile_changes_no_observation_or_information_stat
         if twisted:
             for p in range(3):
                 views = [
-                    (s.observation_string(p), s.observation_tensor(p))
-                    + (s.information_state_string(p), s.information_state_tensor(p))
+                    (
+                        s.observation_string(p),
+                        s.observation_tensor(p),
+                        s.information_state_string(p),
+                        s.information_state_tensor(p),
+                    )
                     for s in (a, b)
                 ]
                 if p == drawer:

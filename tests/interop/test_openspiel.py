@@ -58,9 +58,7 @@ def test_the_game_type_is_declared_from_the_spec(game_id: str) -> None:
     kinds = pyspiel.GameType
     assert gt.dynamics == kinds.Dynamics.SEQUENTIAL
     assert (gt.chance_mode == kinds.ChanceMode.EXPLICIT_STOCHASTIC) == spec.chance
-    assert (gt.information == kinds.Information.IMPERFECT_INFORMATION) == (
-        spec.hidden_information
-    )
+    assert (gt.information == kinds.Information.IMPERFECT_INFORMATION) == (spec.hidden_information)
     constant = gt.utility == kinds.Utility.CONSTANT_SUM
     assert constant == (not spec.draws and spec.min_players >= 2)
     assert (gt.min_num_players, gt.max_num_players) == (spec.min_players, spec.max_players)
@@ -158,7 +156,7 @@ def test_serialization_and_pickling_round_trip() -> None:
     game = load("sudokuhex", 3)
     state = _random_state(game, 40, 1)
     text = pyspiel.serialize_game_and_state(game, state)
-    game2, state2 = pyspiel.deserialize_game_and_state(text)
+    _game2, state2 = pyspiel.deserialize_game_and_state(text)
     assert state2.history() == state.history()
     assert str(state2) == str(state)
     for p in range(3):

@@ -308,8 +308,9 @@ CITADEL_PLANES = (
 
 def _citadel(game: AnyGame) -> Encoder:
     n = game.num_players
-    size = int(game.params["size"])
-    columns = game.view(game.initial_state(), None)["columns"]
+    size = game.params["size"]
+    assert isinstance(size, int)
+    columns = str(game.view(game.initial_state(), None)["columns"])
 
     def cell(name: str) -> int:
         # Row 1 at the bottom: plane index row * size + column, as the notation counts.

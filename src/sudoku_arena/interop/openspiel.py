@@ -45,7 +45,7 @@ import random
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, cast
 
 from sudoku_arena.core.protocol import AnyGame
 from sudoku_arena.core.registry import load, spec_of
@@ -55,6 +55,7 @@ from sudoku_arena.interop.features import GAMES, Encoder, encoder_for
 
 if TYPE_CHECKING:
     import numpy as np
+    import numpy.typing as npt
     import pyspiel
 else:
     pyspiel = require("pyspiel", "openspiel")
@@ -139,18 +140,24 @@ def max_length(rules: AnyGame) -> int:
     """An upper bound on the plies of a game (chance included), per game."""
     n = rules.num_players
     params = rules.params
-    bounds: dict[str, Callable[[], int]] = {
-        "tic-tac-sudoku": lambda: 81,
+    game_id = rules.spec.id
+    if game_id == "tic-tac-sudoku":
+        return 81
+    if game_id == "sudoku-warriors":
         # 100 placements; per battle (9) an opening, a bid per village (81) and yields.
-        "sudoku-warriors": lambda: 100 + 9 * (2 + 81 + 2 * n),
-        # A turn is four dice, a wild and four writes per seat; one turn per four squares.
-        "cat-sudoku": lambda: (len(getattr(rules, "board").fillable) // 4 + 2) * (5 + 4 * n),
+        return 100 + 9 * (2 + 81 + 2 * n)
+    if game_id == "cat-sudoku":
+        # A turn is four dice, a wild and four writes per seat; a turn per four squares.
+        layout = rules.view(rules.initial_state(), None)["sheet"]["layout"]
+        squares = sum(ch in ".o" for row in layout for ch in row)
+        return (squares // 4 + 2) * (5 + 4 * n)
+    if game_id == "sudokuhex":
         # Seven starting tiles, then at most one draw and one placement per hex.
-        "sudokuhex": lambda: 7 + 2 * 49 + 4,
-        # Set-up and claims, then per turn its actions (credits are bounded by warriors).
-        "citadel": lambda: 20 + int(cast(int, params["max_turns"])) * (3 * int(cast(int, params["size"])) ** 2 // 4),
-    }
-    return bounds[rules.spec.id]()
+        return 7 + 2 * 49 + 4
+    # Citadel: set-up and claims, then each turn's actions (bounded by the board).
+    turns, size = params["max_turns"], params["size"]
+    assert isinstance(turns, int) and isinstance(size, int)
+    return 20 + turns * (3 * size * size // 4)
 
 
 def game_info(rules: AnyGame) -> pyspiel.GameInfo:
@@ -178,9 +185,7 @@ class ArenaGame(pyspiel.Game):  # type: ignore[misc]
         self.encoder: Encoder = encoder_for(self.rules)
         super().__init__(game_type(game_id), game_info(self.rules), given)
         self._given = given
-        self._seen: OrderedDict[tuple[object, int | None], tuple[str, list[float]]] = (
-            OrderedDict()
-        )
+        self._seen: OrderedDict[tuple[object, int | None], tuple[str, list[float]]] = OrderedDict()
 
     def seen(self, state: object, player: int | None) -> tuple[str, list[float]]:
         """``player``'s view of ``state`` as compact JSON and as features.
@@ -353,7 +358,7 @@ class Observer:
     def __post_init__(self) -> None:
         enc = self.game.encoder
         self.tensor = np.zeros(enc.size, np.float32)
-        self.dict: dict[str, Any] = {}
+        self.dict: dict[str, npt.NDArray[np.float32]] = {}
         at = 0
         for f in enc.fields:
             self.dict[f.name] = self.tensor[at : at + f.size].reshape(f.shape)

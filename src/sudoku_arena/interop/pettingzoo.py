@@ -41,7 +41,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from sudoku_arena.core.errors import IllegalActionError
 from sudoku_arena.core.fairness import ChanceSource, secret_from_seed
@@ -54,6 +54,7 @@ from sudoku_arena.interop.features import Encoder, encoder_for
 
 if TYPE_CHECKING:
     import numpy as np
+    import numpy.typing as npt
     from gymnasium import spaces
     from pettingzoo import AECEnv
 else:
@@ -66,6 +67,10 @@ Chance = Callable[[int, Sequence[tuple[object, Fraction]]], object]
 
 RENDER_MODES = ("ansi", "svg")
 
+if TYPE_CHECKING:
+    #: One array of an observation (float32 features, the int8 action mask).
+    Array = npt.NDArray[np.float32] | npt.NDArray[np.int8]
+
 
 def agent_name(seat: int) -> str:
     return f"player_{seat}"
@@ -73,8 +78,6 @@ def agent_name(seat: int) -> str:
 
 class ArenaEnv(AECEnv):  # type: ignore[misc]
     """One game with fixed parameters as an AEC environment (see the module docstring)."""
-
-    metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "is_parallelizable": False}
 
     def __init__(
         self,
@@ -96,7 +99,11 @@ class ArenaEnv(AECEnv):  # type: ignore[misc]
         self._chance_hook = chance
         self.game: AnyGame = load_seeded(game_id, 0, **self.params)
         self.encoder: Encoder = encoder_for(self.game)
-        self.metadata = {**self.metadata, "name": f"sudoku_arena_{game_id.replace('-', '_')}"}
+        self.metadata: dict[str, object] = {
+            "render_modes": list(RENDER_MODES),
+            "name": f"sudoku_arena_{game_id.replace('-', '_')}",
+            "is_parallelizable": False,
+        }
         n = self.game.num_players
         self.possible_agents = [agent_name(p) for p in range(n)]
         self._seat = {a: p for p, a in enumerate(self.possible_agents)}
@@ -114,13 +121,13 @@ class ArenaEnv(AECEnv):  # type: ignore[misc]
     def _make_observation_space(self) -> spaces.Dict:
         fields = self.encoder.fields
         high = np.array([f.high for f in fields for _ in range(f.size)], np.float32)
-        parts: dict[str, spaces.Space[Any]] = {
+        parts: dict[str, spaces.Box] = {
             "observation": spaces.Box(-1.0, high, (self.encoder.size,), np.float32),
             "action_mask": spaces.Box(0, 1, (self.game.spec.num_distinct_actions,), np.int8),
         }
         for f in fields:
             parts[f.name] = spaces.Box(-1.0, f.high, f.shape, np.float32)
-        return spaces.Dict(parts)
+        return spaces.Dict(list(parts.items()))  # a sequence: its type is covariant
 
     def observation_space(self, agent: str) -> spaces.Dict:
         return self._observation_spaces[agent]
@@ -212,11 +219,11 @@ class ArenaEnv(AECEnv):  # type: ignore[misc]
 
     # -- what a seat sees ------------------------------------------------------------------
 
-    def observe(self, agent: str) -> dict[str, Any]:
+    def observe(self, agent: str) -> dict[str, Array]:
         seat = self._seat[agent]
         view = self.game.view(self.state, seat)
         values = self.encoder.encode(view)
-        obs: dict[str, Any] = {
+        obs: dict[str, Array] = {
             f.name: np.asarray(values[f.name], np.float32).reshape(f.shape)
             for f in self.encoder.fields
         }
@@ -224,7 +231,7 @@ class ArenaEnv(AECEnv):  # type: ignore[misc]
         obs["action_mask"] = self._mask(view, seat)
         return obs
 
-    def _mask(self, view: JsonDict, seat: int) -> Any:
+    def _mask(self, view: JsonDict, seat: int) -> npt.NDArray[np.int8]:
         mask = np.zeros(self.game.spec.num_distinct_actions, np.int8)
         if seat in view["to_move"]:
             for text in view["legal"]:
@@ -243,19 +250,33 @@ class ArenaEnv(AECEnv):  # type: ignore[misc]
         pass
 
 
-def raw_env(game_id: str, **kwargs: Any) -> ArenaEnv:
+def raw_env(
+    game_id: str,
+    *,
+    render_mode: str | None = None,
+    chance: Chance | None = None,
+    **params: object,
+) -> ArenaEnv:
     """The environment without PettingZoo's wrappers."""
-    return ArenaEnv(game_id, **kwargs)
+    return ArenaEnv(game_id, render_mode=render_mode, chance=chance, **params)
 
 
-def env(game_id: str, **kwargs: Any) -> AECEnv:
+def env(
+    game_id: str,
+    *,
+    render_mode: str | None = None,
+    chance: Chance | None = None,
+    **params: object,
+) -> AECEnv:
     """``game_id`` as an AEC environment with PettingZoo's order-enforcing wrapper.
 
     Keywords: ``render_mode``, ``chance`` and the game's parameters (``players=3``,
     ``size=9``...), as ``sudoku_arena.load`` takes them."""
     from pettingzoo.utils import wrappers
 
-    return wrappers.OrderEnforcingWrapper(raw_env(game_id, **kwargs))
+    return wrappers.OrderEnforcingWrapper(
+        raw_env(game_id, render_mode=render_mode, chance=chance, **params)
+    )
 
 
 __all__ = ["RENDER_MODES", "ArenaEnv", "Chance", "agent_name", "env", "raw_env"]
