@@ -129,8 +129,6 @@ def engine_from(game_id: str, params: Mapping[str, object]) -> AnyGame:
         value = params[p.name]
         if p.default is None and value in ("", 0, False):
             continue  # generated or derived by the game
-        if p.name == "sheet_sha256" and value == "":
-            continue
         given[p.name] = value
     seed = params.get("seed", 0)
     return load(game_id, seed=int(seed) if isinstance(seed, int) else 0, **given)
