@@ -65,12 +65,14 @@ class TimedBot:
 
     def step(self, state: Any) -> int:
         self.set(self.simulations)
+        forced = len(state.legal_actions()) == 1  # answered at once, without a search
         t = time.perf_counter()
         action = int(self.bot.step(state))
         spent = max(time.perf_counter() - t, 1e-6)
-        rate = self.simulations / spent
-        self.rate = rate if self.rate is None else 0.5 * self.rate + 0.5 * rate
-        self.simulations = max(2, int(self.rate * self.seconds))  # 1 never expands the root
+        if not forced:
+            rate = self.simulations / spent
+            self.rate = rate if self.rate is None else 0.5 * self.rate + 0.5 * rate
+            self.simulations = max(2, int(self.rate * self.seconds))  # 1 never expands the root
         return action
 
 
