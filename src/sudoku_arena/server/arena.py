@@ -28,25 +28,29 @@ import orjson
 
 from sudoku_arena.ai import make_agent
 from sudoku_arena.ai.mcts import position_keys
-from sudoku_arena.core.endings import DECIDED_BY_PLAYERS
+from sudoku_arena.core.endings import OUTSIDE_RULES
 from sudoku_arena.core.errors import ArenaError, InvalidParameterError
 from sudoku_arena.core.fairness import ClientSeed, check_client_seed, new_secret
 from sudoku_arena.core.match import Match
 from sudoku_arena.core.registry import load, spec_of
 from sudoku_arena.core.types import JsonDict, Outcome
 from sudoku_arena.server.bots import BotRunner
+from sudoku_arena.server.clock import Clock, TimeControl
 from sudoku_arena.server.fanout import RedisFanout
 from sudoku_arena.server.live import ActionRefused, GameUnavailable, LiveGame, hash_token
 from sudoku_arena.server.storage import (
     AppendActions,
+    ClaimSeat,
     ConflictError,
     CreateGame,
     CreateRematch,
     EndGame,
     GameRow,
     Quarantine,
+    ReissueSeat,
     RematchTaken,
     SeatRow,
+    SeatTaken,
     SetClientSeeds,
     Storage,
     StorageError,
@@ -66,6 +70,16 @@ def _unavailable(problem: str) -> str:
 
 
 MODES = ("hotseat", "invite")
+VISIBILITIES = ("public", "private")
+
+
+def duration_words(seconds: float) -> str:
+    """``2 days``, ``5 hours``, ``90 minutes``, ``30 seconds``: for people."""
+    for unit, size in (("day", 86400.0), ("hour", 3600.0), ("minute", 60.0)):
+        if seconds >= size and (seconds % size == 0 or seconds >= 2 * size):
+            n = round(seconds / size, 1)
+            return f"{n:g} {unit}{'' if n == 1 else 's'}"
+    return f"{seconds:g} second{'' if seconds == 1 else 's'}"
 
 
 @dataclass(slots=True)
@@ -82,6 +96,12 @@ _STATE_PREFIX = '{"type":"state",'
 MAX_OUTBOX = 256
 
 
+SEAT_ELSEWHERE = (
+    "this seat is being played on another device; move it here to play on this one "
+    "(the other device is told)"
+)
+
+
 class Client:
     """One connection: the seats it may act for (none: a spectator) and its outbox.
 
@@ -95,6 +115,11 @@ class Client:
         self._send = send
         self.game: LiveGame | None = None
         self.seats: list[int] = []
+        #: The token hash each seat was taken with, and the sha256 of the device's own
+        #: token (``None``: a client that sent none): a seat whose link is re-issued or
+        #: moved to another device is taken away (:meth:`Arena.enforce_seats`).
+        self.auth: dict[int, str | None] = {}
+        self.device: str | None = None
         self.want_svg = True  # False for clients that do not draw (bots, scripts)
         self.sent: dict[int | None, int] = {}  # observer -> log entries delivered
         self.versions: dict[int | None, int] = {}  # observer -> game version delivered
@@ -178,6 +203,10 @@ class Client:
                 acks = [(seat, a) for seat, a in acks if seat != obs]
                 ack = orjson.dumps(mine[-1]).decode()
                 text = f'{_STATE_PREFIX}"ack":{ack},{text[len(_STATE_PREFIX) :]}'
+            if g.clock is not None and text.startswith(_STATE_PREFIX):
+                # Clients count the clocks down from the server's time, not their own.
+                now = orjson.dumps(time.time()).decode()
+                text = f'{_STATE_PREFIX}"server_time":{now},{text[len(_STATE_PREFIX) :]}'
             await self._send(text)
         for _seat, a in acks:
             await self._send(json.dumps({"type": "ack", **a}))
@@ -195,6 +224,9 @@ class Arena:
         bot_delay: float = 0.0,
         idle_seconds: float = 900.0,
         lease_seconds: float = 30.0,
+        abandon_after: float | None = None,
+        timeout_sweep_seconds: float = 1.0,
+        now: Callable[[], float] = time.time,
     ) -> None:
         self.storage = storage
         self.fanout = fanout
@@ -218,6 +250,13 @@ class Arena:
         self.lease_seconds = lease_seconds
         self.sweep_seconds = max(0.5, lease_seconds / 6)
         self.moves = 0  # actions committed by this process (stats)
+        #: Seconds without any move after which a game ends as abandoned (None: never);
+        #: how often clocks and idle games are looked at; the time clocks read.
+        self.abandon_after = abandon_after
+        self.timeout_sweep_seconds = timeout_sweep_seconds
+        self.now = now
+        self._timeouts: asyncio.Task[None] | None = None
+        self._last_idle_sweep = 0.0
 
     # -- life cycle ------------------------------------------------------------------------
 
@@ -242,6 +281,7 @@ class Arena:
         self._evictor = asyncio.create_task(self._evict_idle_loop())
         if self.storage.shared:
             self._sweeper = asyncio.create_task(self._sweep_loop())
+        self._timeouts = asyncio.create_task(self._timeout_loop())
         # Everything loaded so far lives as long as the process: keep it out of the
         # collector's full passes, whose pauses would otherwise stall every game. A
         # move allocates views and messages by the hundred; collecting the young
@@ -252,7 +292,7 @@ class Arena:
         gc.set_threshold(10_000, 20, 100)
 
     async def stop(self) -> None:
-        for loop_task in (self._evictor, self._sweeper, *self._chores):
+        for loop_task in (self._evictor, self._sweeper, self._timeouts, *self._chores):
             if loop_task is not None:
                 loop_task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -352,18 +392,30 @@ class Arena:
         rematch_of: str | None = None,
         token_hashes: Sequence[str | None] | None = None,
         client_seeds: Mapping[int, str] | None = None,
+        time_control: TimeControl | None = None,
+        visibility: str | None = None,
+        claims: Sequence[str | None] | None = None,
     ) -> tuple[LiveGame, dict[int, str]]:
         """Set up and store a new game; return it with the human seats' secret tokens.
 
         Generated parameters (the Sudoku grid) come from a fresh public seed; chance
         from a fresh secret that shares nothing with it and that nobody learns before
         the game is over (its commitment is public at once). ``client_seeds`` are the
-        creator's contributions to chance, by seat. Raises ``ArenaError`` subclasses
-        with what is allowed when the game, a parameter, the seats or an agent name is
-        wrong.
+        creator's contributions to chance, by seat. ``time_control``: a clock per seat.
+        ``visibility``: ``public`` (listed; open seats joinable from the lobby) or
+        ``private`` (default for invite games). The first person's seat is the host's,
+        who may re-issue the invites of seats nobody claimed. Raises ``ArenaError``
+        subclasses with what is allowed when the game, a parameter, the seats or an
+        agent name is wrong.
         """
         if mode not in MODES:
             raise InvalidParameterError(f"mode {mode!r} is not offered; allowed: hotseat, invite")
+        if visibility is None:
+            visibility = "private" if mode == "invite" else "public"
+        if visibility not in VISIBILITIES:
+            raise InvalidParameterError(
+                f"visibility {visibility!r} is not offered; allowed: public, private"
+            )
         params = dict(params)
         if "players" not in params:
             params["players"] = len(seats)
@@ -387,7 +439,8 @@ class Arena:
                     tokens[i] = secrets.token_urlsafe(18)
                     th = hash_token(tokens[i])
                 name = (s.name or f"player {i + 1}").strip()[:40] or f"player {i + 1}"
-                seat_rows.append(SeatRow(i, HUMAN, None, name, th))
+                claim = claims[i] if claims is not None else None
+                seat_rows.append(SeatRow(i, HUMAN, None, name, th, claim))
             else:
                 raise InvalidParameterError(
                     f"seat {i}: kind {s.kind!r} is not offered; allowed: human, bot"
@@ -422,6 +475,9 @@ class Arena:
             actions=[(e.ply, e.actor, e.action) for e in match.log],
             secret=secret.hex(),
             client_seeds=[c.to_json() for c in seeds],
+            visibility=visibility,
+            host_seat=next((r.seat for r in seat_rows if r.kind == HUMAN), None),
+            clock=None if time_control is None else Clock.new(time_control, n).to_json(),
         )
         lg = LiveGame(row, game)
         if lg.outcome is not None:  # over before anybody moved (degenerate set-up)
@@ -459,6 +515,9 @@ class Arena:
                     mode=lg.row.mode,
                     rematch_of=lg.id,
                     token_hashes=[s.token_hash for s in order],
+                    time_control=None if lg.clock is None else lg.clock.control,
+                    visibility=lg.row.visibility,
+                    claims=[s.claimed_by for s in order],
                 )
             except RematchTaken as taken:  # another process was first: that one it is
                 lg.rematch = taken.rematch
@@ -527,8 +586,14 @@ class Arena:
         message.
         """
         async with lg.lock:
+            now = self.now()
+            flag = lg.flag_ending(now)
+            if flag is not None:  # too late: the time ran out before this move came
+                await self._end_locked(lg, flag[0], flag[1], flag_at=now)
+                raise ActionRefused("game_over", f"the game is over: {flag[0].reason}")
             pending = lg.prepare(seat, ply, action)
             due = lg.bot_due(pending.states[-1])
+            clock = lg.clock_after(pending, now)
             op = AppendActions(
                 lg.id,
                 [(e.ply, e.actor, e.action) for e in pending.entries],
@@ -540,6 +605,8 @@ class Arena:
                     if lg.spec.chance and self.storage.shared
                     else None
                 ),
+                clock=None if clock is None else clock.to_json(),
+                deadline=None if clock is None else clock.deadline(),
             )
             try:
                 await self.storage.write(op)
@@ -553,12 +620,18 @@ class Arena:
                     "unavailable", "the move could not be saved; nothing changed, try again"
                 ) from None
             start = lg.ply
-            lg.commit(pending)
+            lg.commit(pending, clock)
             lg.bot_flag = due
             self.moves += 1
             if self.fanout is not None:
                 self.fanout.publish(
-                    {"kind": "actions", "game": lg.id, "from": start, "entries": op.entries}
+                    {
+                        "kind": "actions",
+                        "game": lg.id,
+                        "from": start,
+                        "entries": op.entries,
+                        "clock": op.clock,
+                    }
                 )
             end = lg.ply
         if ack is not None:
@@ -574,21 +647,202 @@ class Arena:
         meanwhile by any process; raises :class:`ActionRefused` (nothing changed)."""
         async with lg.lock:
             outcome = lg.decided_ending(seat, kind)
-            try:
-                await self.storage.write(EndGame(lg.id, lg.ply, outcome.to_json()))
-            except ConflictError:
-                await self._catch_up(lg)
-                raise ActionRefused(
-                    "stale", "a move was made first; here is the current position"
-                ) from None
-            except StorageError:
-                raise ActionRefused(
-                    "unavailable", "that could not be saved; nothing changed, try again"
-                ) from None
-            lg.end(outcome)
-            if self.fanout is not None:
-                self.fanout.publish({"kind": "ended", "game": lg.id})
+            clock = None if lg.clock is None else lg.clock.stopped(self.now())
+            await self._end_locked(lg, outcome, clock)
         self.after_move(lg)
+
+    async def _end_locked(
+        self, lg: LiveGame, outcome: Outcome, clock: Clock | None, flag_at: float | None = None
+    ) -> None:
+        """Store and apply an ending outside the rules (``lg.lock`` held); ``flag_at``:
+        a loss on time, stored only if the database's clock agrees it ran out."""
+        op = EndGame(
+            lg.id,
+            lg.ply,
+            outcome.to_json(),
+            flag_at=flag_at,
+            clock=None if clock is None else clock.to_json(),
+        )
+        try:
+            await self.storage.write(op)
+        except ConflictError:
+            await self._catch_up(lg)
+            raise ActionRefused(
+                "stale", "a move was made first; here is the current position"
+            ) from None
+        except StorageError:
+            raise ActionRefused(
+                "unavailable", "that could not be saved; nothing changed, try again"
+            ) from None
+        lg.end(outcome, clock)
+        if self.fanout is not None:
+            self.fanout.publish({"kind": "ended", "game": lg.id})
+
+    # -- clocks and abandoned games -------------------------------------------------------
+
+    async def _timeout_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.timeout_sweep_seconds)
+            try:
+                await self.sweep_timeouts()
+            except Exception as exc:  # the database is away: try again next round
+                log.warning("timeout sweep failed: %s", exc)
+
+    async def sweep_timeouts(self) -> list[str]:
+        """End the games whose clock ran out and, every so often, those nobody moved in
+        for ``abandon_after`` seconds; return their ids. Every process of a fleet sweeps;
+        the database decides which one ends a game (the others are refused and catch
+        up), and never ends a game in which a move was stored meanwhile."""
+        now = self.now()
+        ended: list[str] = []
+        for gid in await asyncio.to_thread(self.storage.out_of_time, now):
+            if await self._end_by_server(gid, now, abandoned=False):
+                ended.append(gid)
+        period = max(0.2, min(60.0, (self.abandon_after or 0) / 10))
+        if self.abandon_after is not None and now - self._last_idle_sweep >= period:
+            self._last_idle_sweep = now
+            idle = await asyncio.to_thread(self.storage.idle_games, now - self.abandon_after)
+            for gid in idle:
+                if await self._end_by_server(gid, now, abandoned=True):
+                    ended.append(gid)
+        return ended
+
+    async def _end_by_server(self, gid: str, now: float, *, abandoned: bool) -> bool:
+        try:
+            lg = await self.get(gid)
+        except GameUnavailable:
+            return False
+        if lg is None or lg.read_only:
+            return False
+        await self.refresh(lg)
+        try:
+            async with lg.lock:
+                if lg.over:
+                    return False
+                if abandoned:
+                    words = duration_words(self.abandon_after or 0)
+                    clock = None if lg.clock is None else lg.clock.stopped(now)
+                    await self._end_locked(lg, lg.abandoned_ending(words), clock)
+                else:
+                    flag = lg.flag_ending(now)
+                    if flag is None:
+                        return False
+                    await self._end_locked(lg, flag[0], flag[1], flag_at=now)
+        except ActionRefused:
+            return False  # a move, or another process, came first
+        self.after_move(lg)
+        return True
+
+    # -- seats: claims by device, new invites, joining from the lobby ----------------------
+
+    async def reload_seats(self, lg: LiveGame) -> None:
+        """Take the seats as the database has them (several processes only)."""
+        if self.fanout is None and not self.storage.shared:
+            return
+        lg.set_seats(await asyncio.to_thread(self.storage.load_seats, lg.id))
+
+    async def claim(self, lg: LiveGame, seat: int, device: str, *, move: bool = False) -> bool:
+        """The device whose token hashes to ``device`` claims ``seat``; ``True`` when the
+        seat moved here from another device (which is told, and loses it). Raises
+        :class:`ActionRefused` (``seat_elsewhere``) when another device holds the seat
+        and ``move`` is not set."""
+        await self.reload_seats(lg)
+        held = lg.seat_device(seat)
+        if held == device:
+            return False
+        if held is not None and not move:
+            raise ActionRefused("seat_elsewhere", SEAT_ELSEWHERE)
+        token_hash = lg.seats[seat].token_hash or ""
+        try:
+            await self.storage.write(ClaimSeat(lg.id, seat, token_hash, device, move=move))
+        except SeatTaken:
+            await self.reload_seats(lg)
+            raise ActionRefused("seat_elsewhere", SEAT_ELSEWHERE) from None
+        except StorageError:
+            raise ActionRefused("unavailable", "the seat could not be claimed; try again") from None
+        lg.set_seats(await asyncio.to_thread(self.storage.load_seats, lg.id))
+        self._seats_changed(lg)
+        return held is not None
+
+    async def reissue(self, lg: LiveGame, by_seat: int, seat: int) -> str:
+        """A new invite token for ``seat``, asked by the host's seat ``by_seat``: only for
+        a person's seat that no device claimed; the old link stops working."""
+        if by_seat != lg.row.host_seat:
+            raise ActionRefused("forbidden", "only the person who created the game can do that")
+        await self.reload_seats(lg)
+        if not 0 <= seat < lg.num_players or lg.seats[seat].kind != HUMAN or seat == by_seat:
+            raise ActionRefused("bad_seat", "choose the seat of another person in this game")
+        if lg.seats[seat].claimed_by is not None:
+            raise ActionRefused(
+                "seat_taken", "that player has opened the link already: it cannot be replaced"
+            )
+        return await self._new_token(lg, seat, None)
+
+    async def join(self, lg: LiveGame, device: str) -> tuple[int, str]:
+        """Take an open seat of a public game from the lobby for the device ``device``:
+        the seat gets a new token, claimed by that device at once."""
+        if lg.row.visibility != "public":
+            raise ActionRefused("private", "this game is private: it is joined by invitation")
+        if lg.over or lg.read_only:
+            raise ActionRefused("game_over", "the game is over")
+        await self.reload_seats(lg)
+        if any(s.claimed_by == device for s in lg.seats):
+            raise ActionRefused("already_seated", "you already have a seat in this game")
+        for s in lg.seats:
+            if s.kind == HUMAN and s.claimed_by is None and s.seat != lg.row.host_seat:
+                with contextlib.suppress(ActionRefused):
+                    return s.seat, await self._new_token(lg, s.seat, device)
+        raise ActionRefused("full", "every seat of this game is taken")
+
+    async def _new_token(self, lg: LiveGame, seat: int, device: str | None) -> str:
+        token = secrets.token_urlsafe(18)
+        try:
+            await self.storage.write(ReissueSeat(lg.id, seat, hash_token(token), device))
+        except SeatTaken:
+            await self.reload_seats(lg)
+            raise ActionRefused("seat_taken", "somebody took that seat first") from None
+        except StorageError:
+            raise ActionRefused("unavailable", "that could not be saved; try again") from None
+        lg.set_seats(await asyncio.to_thread(self.storage.load_seats, lg.id))
+        self._seats_changed(lg)
+        return token
+
+    def _seats_changed(self, lg: LiveGame) -> None:
+        if self.fanout is not None:
+            self.fanout.publish({"kind": "seats", "game": lg.id})
+        self.enforce_seats(lg)
+
+    def enforce_seats(self, lg: LiveGame) -> None:
+        """Take seats away from connections whose link was replaced or whose seat moved
+        to another device, telling them; tell everybody which seats are claimed."""
+        claimed = [s.claimed_by is not None for s in lg.seats]
+        msg = json.dumps({"type": "seats", "claimed": claimed})
+        changed = False
+        for c in self.clients.get(lg.id, ()):
+            lost = [
+                seat
+                for seat in c.seats
+                if lg.seats[seat].token_hash != c.auth.get(seat)
+                or lg.seats[seat].claimed_by not in (None, c.device)
+            ]
+            for seat in lost:
+                c.seats.remove(seat)
+                c.push(
+                    json.dumps(
+                        {
+                            "type": "seat_moved",
+                            "seat": seat,
+                            "text": f"Your seat ({lg.seats[seat].name}) is now played on "
+                            "another device. You are watching here.",
+                        }
+                    )
+                )
+                changed = True
+            c.push(msg)
+            if lost:
+                c.resync()
+        if changed:
+            self.announce_presence(lg)
 
     def draw_offer(self, lg: LiveGame, seat: int, answer: str) -> None:
         """``seat`` offers a draw (``offer``) or declines the standing one
@@ -711,9 +965,13 @@ class Arena:
                     lg.match = fresh.match
                     lg.status, lg.outcome = fresh.status, fresh.outcome
                     lg.bot_flag = fresh.bot_flag
+        if lg.clock is not None and (rows or status == "finished"):
+            stored_clock = await asyncio.to_thread(self.storage.game_clock, lg.id)
+            if stored_clock is not None:
+                lg.clock = Clock.from_json(stored_clock)
         if status == "finished" and not lg.over and outcome is not None:
             ending = Outcome.from_json(outcome)
-            if ending.code in DECIDED_BY_PLAYERS:  # ended by its players elsewhere
+            if ending.code in OUTSIDE_RULES:  # ended outside the rules elsewhere
                 lg.end(ending)
         if rematch is not None:
             lg.rematch = rematch
@@ -742,6 +1000,8 @@ class Arena:
                 if start == lg.ply:
                     try:
                         lg.apply_entries([(int(p), a, str(t)) for p, a, t in event["entries"]])
+                        if isinstance(event.get("clock"), dict):
+                            lg.clock = Clock.from_json(event["clock"])
                     except (ArenaError, TypeError, ValueError, KeyError):
                         await self._catch_up(lg)
                 elif start > lg.ply:
@@ -754,6 +1014,9 @@ class Arena:
             async with lg.lock:
                 await self._catch_up(lg)
             self.after_move(lg)
+        elif kind == "seats":
+            await self.reload_seats(lg)
+            self.enforce_seats(lg)
         elif kind == "draw_offer":
             offer = event.get("seat")
             lg.set_draw_offer(offer if isinstance(offer, int) else None)
