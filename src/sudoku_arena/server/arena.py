@@ -652,15 +652,22 @@ class Arena:
         self.after_move(lg)
 
     async def _end_locked(
-        self, lg: LiveGame, outcome: Outcome, clock: Clock | None, flag_at: float | None = None
+        self,
+        lg: LiveGame,
+        outcome: Outcome,
+        clock: Clock | None,
+        flag_at: float | None = None,
+        idle_before: float | None = None,
     ) -> None:
         """Store and apply an ending outside the rules (``lg.lock`` held); ``flag_at``:
-        a loss on time, stored only if the database's clock agrees it ran out."""
+        a loss on time, stored only if the database's clock agrees it ran out;
+        ``idle_before``: abandonment, stored only if nothing was stored since then."""
         op = EndGame(
             lg.id,
             lg.ply,
             outcome.to_json(),
             flag_at=flag_at,
+            idle_before=idle_before,
             clock=None if clock is None else clock.to_json(),
         )
         try:
@@ -696,18 +703,21 @@ class Arena:
         now = self.now()
         ended: list[str] = []
         for gid in await asyncio.to_thread(self.storage.out_of_time, now):
-            if await self._end_by_server(gid, now, abandoned=False):
+            if await self.end_by_server(gid, now):
                 ended.append(gid)
         period = max(0.2, min(60.0, (self.abandon_after or 0) / 10))
         if self.abandon_after is not None and now - self._last_idle_sweep >= period:
             self._last_idle_sweep = now
-            idle = await asyncio.to_thread(self.storage.idle_games, now - self.abandon_after)
-            for gid in idle:
-                if await self._end_by_server(gid, now, abandoned=True):
+            cutoff = now - self.abandon_after
+            for gid in await asyncio.to_thread(self.storage.idle_games, cutoff):
+                if await self.end_by_server(gid, now, idle_before=cutoff):
                     ended.append(gid)
         return ended
 
-    async def _end_by_server(self, gid: str, now: float, *, abandoned: bool) -> bool:
+    async def end_by_server(self, gid: str, now: float, idle_before: float | None = None) -> bool:
+        """End ``gid`` on time if a clock ran out by ``now``, or (``idle_before``) as
+        abandoned if nothing was stored since then; ``False`` when the database says
+        otherwise (a move, or another process, came first)."""
         try:
             lg = await self.get(gid)
         except GameUnavailable:
@@ -719,10 +729,11 @@ class Arena:
             async with lg.lock:
                 if lg.over:
                     return False
-                if abandoned:
-                    words = duration_words(self.abandon_after or 0)
+                if idle_before is not None:
+                    words = duration_words(now - idle_before)
                     clock = None if lg.clock is None else lg.clock.stopped(now)
-                    await self._end_locked(lg, lg.abandoned_ending(words), clock)
+                    ending = lg.abandoned_ending(words)
+                    await self._end_locked(lg, ending, clock, idle_before=idle_before)
                 else:
                     flag = lg.flag_ending(now)
                     if flag is None:

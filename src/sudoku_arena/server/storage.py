@@ -265,6 +265,8 @@ class EndGame:
     outcome: JsonDict
     #: A loss on time: refused unless a clock stored in the database ran out by then.
     flag_at: float | None = None
+    #: Abandonment: refused if the game was created, or any action stored, since then.
+    idle_before: float | None = None
     clock: JsonDict | None = None  # the stopped clocks, for timed games
 
 
@@ -654,6 +656,8 @@ class Storage:
             where = [g.c.id == op.game_id, g.c.status == "active"]
             if op.flag_at is not None:  # only if the stored clock says time ran out
                 where += [g.c.clock_deadline.is_not(None), g.c.clock_deadline <= op.flag_at]
+            if op.idle_before is not None:
+                where.append(g.c.created < op.idle_before)
             values: dict[str, object] = {
                 "status": "finished",
                 "outcome": json.dumps(op.outcome),
@@ -673,6 +677,17 @@ class Storage:
             ).scalar()
             if count != op.ply:
                 raise GameOver("a move was stored first")
+            if (
+                op.idle_before is not None
+                and conn.execute(
+                    select(func.count())
+                    .select_from(actions_table)
+                    .where(
+                        actions_table.c.game_id == op.game_id, actions_table.c.at >= op.idle_before
+                    )
+                ).scalar()
+            ):
+                raise GameOver("a move was stored since")
         elif isinstance(op, ClaimSeat):
             t = seats_table
             where = [
