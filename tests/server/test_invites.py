@@ -9,6 +9,7 @@ import secrets
 from typing import Any
 
 import httpx
+import pytest
 from arena_helpers import REDIS_URL, LiveServer, Player, create
 
 from sudoku_arena.server import ServerConfig
@@ -124,12 +125,21 @@ def test_a_rematch_keeps_each_seat_on_its_device(server: LiveServer) -> None:
         assert _state(c, rematch, t0, d1).status_code == 409
 
 
-def test_a_seat_moved_on_one_process_is_taken_from_the_device_on_another(pg_url: str) -> None:
+@pytest.mark.parametrize("fanout", [True, False], ids=["redis", "database-only"])
+def test_a_seat_moved_on_one_process_is_taken_from_the_device_on_another(
+    pg_url: str, fanout: bool
+) -> None:
+    """Told through the fan-out, or without it by the look every process takes at the
+    games watched on it."""
     channel = "arena-test-" + secrets.token_hex(4)
 
     def config() -> ServerConfig:
         return ServerConfig(
-            database_url=pg_url, redis_url=REDIS_URL, channel=channel, bot_workers=0
+            database_url=pg_url,
+            redis_url=REDIS_URL if fanout else None,
+            channel=channel,
+            bot_workers=0,
+            bot_lease=3.0,  # the database look every half second
         )
 
     with LiveServer(config()) as a, LiveServer(config()) as b:
@@ -145,5 +155,5 @@ def test_a_seat_moved_on_one_process_is_taken_from_the_device_on_another(pg_url:
             refused = _claim(on_b, gid, t1, laptop)  # b reads the claim from the database
             assert refused.status_code == 409
             assert _claim(on_b, gid, t1, laptop, move=True).json()["moved"] is True
-        assert player.wait("seat_moved")["seat"] == 1  # told through the fan-out
+        assert player.wait("seat_moved")["seat"] == 1
         player.close()

@@ -112,6 +112,7 @@ _STATUS_OF = {
     "already_seated": 409,
     "forbidden": 403,
     "private": 403,
+    "bad_token": 403,
 }
 
 
@@ -627,7 +628,9 @@ def create_app(config: ServerConfig | None = None, *, arena: Arena | None = None
         then the seat moves here and the other device is told it lost it."""
         lg = await get_game(game_id)
         seat = seat_of(lg, body.token)
-        moved = await the_arena().claim(lg, seat, hash_token(body.device), move=body.move)
+        moved = await the_arena().claim(
+            lg, seat, hash_token(body.token), hash_token(body.device), move=body.move
+        )
         return ClaimResponse(seat=seat, moved=moved)
 
     @app.post("/api/matches/{game_id}/seats/{seat}/invite", responses=_ERRORS)

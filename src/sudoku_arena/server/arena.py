@@ -752,18 +752,22 @@ class Arena:
             return
         lg.set_seats(await asyncio.to_thread(self.storage.load_seats, lg.id))
 
-    async def claim(self, lg: LiveGame, seat: int, device: str, *, move: bool = False) -> bool:
-        """The device whose token hashes to ``device`` claims ``seat``; ``True`` when the
-        seat moved here from another device (which is told, and loses it). Raises
-        :class:`ActionRefused` (``seat_elsewhere``) when another device holds the seat
-        and ``move`` is not set."""
+    async def claim(
+        self, lg: LiveGame, seat: int, token_hash: str, device: str, *, move: bool = False
+    ) -> bool:
+        """The device whose token hashes to ``device`` claims ``seat`` with the seat's
+        link (its token hashes to ``token_hash``); ``True`` when the seat moved here from
+        another device (which is told, and loses it). Raises :class:`ActionRefused`
+        (``seat_elsewhere``) when another device holds the seat and ``move`` is not set,
+        (``bad_token``) when the link was replaced meanwhile."""
         await self.reload_seats(lg)
+        if lg.seats[seat].token_hash != token_hash:
+            raise ActionRefused("bad_token", "that link was replaced by a new one")
         held = lg.seat_device(seat)
         if held == device:
             return False
         if held is not None and not move:
             raise ActionRefused("seat_elsewhere", SEAT_ELSEWHERE)
-        token_hash = lg.seats[seat].token_hash or ""
         try:
             await self.storage.write(ClaimSeat(lg.id, seat, token_hash, device, move=move))
         except SeatTaken:
@@ -901,13 +905,20 @@ class Arena:
 
         The fan-out is a fast path: a process killed between committing a move and
         publishing it leaves the others behind with nothing to show them the gap. A
-        cheap look at the stored ply counts of the watched games closes it."""
+        cheap look at the stored ply counts and seat claims of the watched games closes
+        it (a seat moved to another device is taken from the connection here)."""
         watched = [gid for gid in self.clients if gid in self.games]
         try:
             stored = await asyncio.to_thread(self.storage.plies, watched)
+            seats = await asyncio.to_thread(self.storage.seat_keys, watched)
         except Exception as exc:  # the database is away: try again next round
             log.warning("resync failed: %s", exc)
             return
+        for gid, keys in seats.items():
+            lg = self.games.get(gid)
+            if lg is not None and keys != [(s.token_hash, s.claimed_by) for s in lg.seats]:
+                await self.reload_seats(lg)
+                self.enforce_seats(lg)
         for gid, count in stored.items():
             lg = self.games.get(gid)
             if lg is not None and count > lg.ply:

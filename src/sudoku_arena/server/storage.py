@@ -997,6 +997,22 @@ class Storage:
         with self.engine.connect() as conn:
             return {gid: int(top) + 1 for gid, top in conn.execute(q)}
 
+    def seat_keys(self, game_ids: Sequence[str]) -> dict[str, list[tuple[str | None, str | None]]]:
+        """Per game, each seat's token hash and claiming device, in seat order."""
+        if not game_ids:
+            return {}
+        t = seats_table
+        q = (
+            select(t.c.game_id, t.c.token_hash, t.c.claimed_by)
+            .where(t.c.game_id.in_(list(game_ids)))
+            .order_by(t.c.game_id, t.c.seat)
+        )
+        out: dict[str, list[tuple[str | None, str | None]]] = {}
+        with self.engine.connect() as conn:
+            for gid, token_hash, claimed_by in conn.execute(q):
+                out.setdefault(gid, []).append((token_hash, claimed_by))
+        return out
+
     def client_seeds(self, game_id: str) -> list[JsonDict]:
         """The client seeds stored for ``game_id`` (``[]`` if none or unknown)."""
         with self.engine.connect() as conn:
