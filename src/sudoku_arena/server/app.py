@@ -28,7 +28,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from sudoku_arena.core.errors import ArenaError, UnknownGameError
 from sudoku_arena.core.registry import entry_of, spec_of
 from sudoku_arena.core.types import JsonDict
-from sudoku_arena.server.arena import BOT, HUMAN, SEAT_ELSEWHERE, Arena, SeatSpec
+from sudoku_arena.server.arena import BOT, HUMAN, Arena, SeatSpec
 from sudoku_arena.server.bots import BotRunner
 from sudoku_arena.server.clock import TimeControl
 from sudoku_arena.server.fanout import RedisFanout
@@ -61,6 +61,7 @@ from sudoku_arena.server.models import (
     StateResponse,
 )
 from sudoku_arena.server.pages import games_json, rules_markdown, rules_page, web_file
+from sudoku_arena.server.seating import SEAT_ELSEWHERE
 from sudoku_arena.server.sockets import serve_socket
 from sudoku_arena.server.storage import Storage
 
@@ -628,7 +629,7 @@ def create_app(config: ServerConfig | None = None, *, arena: Arena | None = None
         then the seat moves here and the other device is told it lost it."""
         lg = await get_game(game_id)
         seat = seat_of(lg, body.token)
-        moved = await the_arena().claim(
+        moved = await the_arena().seating.claim(
             lg, seat, hash_token(body.token), hash_token(body.device), move=body.move
         )
         return ClaimResponse(seat=seat, moved=moved)
@@ -639,14 +640,14 @@ def create_app(config: ServerConfig | None = None, *, arena: Arena | None = None
         game's creator (with his own seat's token); the old link stops working."""
         lg = await get_game(game_id)
         host = seat_of(lg, body.token, body.device)
-        token = await the_arena().reissue(lg, host, seat)
+        token = await the_arena().seating.reissue(lg, host, seat)
         return SeatToken(seat=seat, token=token, url=f"/play/{lg.id}#t={token}")
 
     @app.post("/api/matches/{game_id}/join", responses=_ERRORS)
     async def match_join(game_id: str, body: JoinRequest) -> SeatToken:
         """Take an open seat of a public game (from the lobby) for this device."""
         lg = await get_game(game_id)
-        seat, token = await the_arena().join(lg, hash_token(body.device))
+        seat, token = await the_arena().seating.join(lg, hash_token(body.device))
         return SeatToken(seat=seat, token=token, url=f"/play/{lg.id}#t={token}")
 
     @app.post("/api/matches/{game_id}/client-seed", responses=_ERRORS)

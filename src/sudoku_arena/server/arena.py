@@ -38,19 +38,17 @@ from sudoku_arena.server.bots import BotRunner
 from sudoku_arena.server.clock import Clock, TimeControl
 from sudoku_arena.server.fanout import RedisFanout
 from sudoku_arena.server.live import ActionRefused, GameUnavailable, LiveGame, hash_token
+from sudoku_arena.server.seating import Seating
 from sudoku_arena.server.storage import (
     AppendActions,
-    ClaimSeat,
     ConflictError,
     CreateGame,
     CreateRematch,
     EndGame,
     GameRow,
     Quarantine,
-    ReissueSeat,
     RematchTaken,
     SeatRow,
-    SeatTaken,
     SetClientSeeds,
     Storage,
     StorageError,
@@ -96,12 +94,6 @@ _STATE_PREFIX = '{"type":"state",'
 MAX_OUTBOX = 256
 
 
-SEAT_ELSEWHERE = (
-    "this seat is being played on another device; move it here to play on this one "
-    "(the other device is told)"
-)
-
-
 class Client:
     """One connection: the seats it may act for (none: a spectator) and its outbox.
 
@@ -117,7 +109,7 @@ class Client:
         self.seats: list[int] = []
         #: The token hash each seat was taken with, and the sha256 of the device's own
         #: token (``None``: a client that sent none): a seat whose link is re-issued or
-        #: moved to another device is taken away (:meth:`Arena.enforce_seats`).
+        #: moved to another device is taken away (:meth:`Seating.enforce`).
         self.auth: dict[int, str | None] = {}
         self.device: str | None = None
         self.want_svg = True  # False for clients that do not draw (bots, scripts)
@@ -256,6 +248,8 @@ class Arena:
         self.timeout_sweep_seconds = timeout_sweep_seconds
         self.now = now
         self._timeouts: asyncio.Task[None] | None = None
+        #: Which device holds which seat (claims, new invites, joins from the lobby).
+        self.seating = Seating(storage, fanout, self.clients, self.announce_presence)
         self._last_idle_sweep = 0.0
 
     # -- life cycle ------------------------------------------------------------------------
@@ -651,6 +645,26 @@ class Arena:
             await self._end_locked(lg, outcome, clock)
         self.after_move(lg)
 
+    def draw_offer(self, lg: LiveGame, seat: int, answer: str) -> None:
+        """``seat`` offers a draw (``offer``) or declines the standing one
+        (``decline``); a bot in another seat declines at once."""
+        if answer == "offer":
+            lg.offer_draw(seat)
+            if any(s.kind == BOT for s in lg.seats if s.seat != seat):
+                lg.decline_draw()  # bots play on
+                for c in self.clients.get(lg.id, ()):
+                    if seat in c.seats:
+                        c.push(json.dumps({"type": "notice", "text": "The bot declines the draw."}))
+        elif answer == "decline":
+            if lg.draw_offer is None or lg.draw_offer == seat:
+                raise ActionRefused("no_offer", "there is no draw offer from another player")
+            lg.decline_draw()
+        else:
+            raise ActionRefused("bad_message", "draw: say offer, accept or decline")
+        if self.fanout is not None:
+            self.fanout.publish({"kind": "draw_offer", "game": lg.id, "seat": lg.draw_offer})
+        self.broadcast(lg)
+
     async def _end_locked(
         self,
         lg: LiveGame,
@@ -744,141 +758,6 @@ class Arena:
         self.after_move(lg)
         return True
 
-    # -- seats: claims by device, new invites, joining from the lobby ----------------------
-
-    async def reload_seats(self, lg: LiveGame) -> None:
-        """Take the seats as the database has them (several processes only)."""
-        if self.fanout is None and not self.storage.shared:
-            return
-        lg.set_seats(await asyncio.to_thread(self.storage.load_seats, lg.id))
-
-    async def claim(
-        self, lg: LiveGame, seat: int, token_hash: str, device: str, *, move: bool = False
-    ) -> bool:
-        """The device whose token hashes to ``device`` claims ``seat`` with the seat's
-        link (its token hashes to ``token_hash``); ``True`` when the seat moved here from
-        another device (which is told, and loses it). Raises :class:`ActionRefused`
-        (``seat_elsewhere``) when another device holds the seat and ``move`` is not set,
-        (``bad_token``) when the link was replaced meanwhile."""
-        await self.reload_seats(lg)
-        if lg.seats[seat].token_hash != token_hash:
-            raise ActionRefused("bad_token", "that link was replaced by a new one")
-        held = lg.seat_device(seat)
-        if held == device:
-            return False
-        if held is not None and not move:
-            raise ActionRefused("seat_elsewhere", SEAT_ELSEWHERE)
-        try:
-            await self.storage.write(ClaimSeat(lg.id, seat, token_hash, device, move=move))
-        except SeatTaken:
-            await self.reload_seats(lg)
-            raise ActionRefused("seat_elsewhere", SEAT_ELSEWHERE) from None
-        except StorageError:
-            raise ActionRefused("unavailable", "the seat could not be claimed; try again") from None
-        lg.set_seats(await asyncio.to_thread(self.storage.load_seats, lg.id))
-        self._seats_changed(lg)
-        return held is not None
-
-    async def reissue(self, lg: LiveGame, by_seat: int, seat: int) -> str:
-        """A new invite token for ``seat``, asked by the host's seat ``by_seat``: only for
-        a person's seat that no device claimed; the old link stops working."""
-        if by_seat != lg.row.host_seat:
-            raise ActionRefused("forbidden", "only the person who created the game can do that")
-        await self.reload_seats(lg)
-        if not 0 <= seat < lg.num_players or lg.seats[seat].kind != HUMAN or seat == by_seat:
-            raise ActionRefused("bad_seat", "choose the seat of another person in this game")
-        if lg.seats[seat].claimed_by is not None:
-            raise ActionRefused(
-                "seat_taken", "that player has opened the link already: it cannot be replaced"
-            )
-        return await self._new_token(lg, seat, None)
-
-    async def join(self, lg: LiveGame, device: str) -> tuple[int, str]:
-        """Take an open seat of a public game from the lobby for the device ``device``:
-        the seat gets a new token, claimed by that device at once."""
-        if lg.row.visibility != "public":
-            raise ActionRefused("private", "this game is private: it is joined by invitation")
-        if lg.over or lg.read_only:
-            raise ActionRefused("game_over", "the game is over")
-        await self.reload_seats(lg)
-        if any(s.claimed_by == device for s in lg.seats):
-            raise ActionRefused("already_seated", "you already have a seat in this game")
-        for s in lg.seats:
-            if s.kind == HUMAN and s.claimed_by is None and s.seat != lg.row.host_seat:
-                with contextlib.suppress(ActionRefused):
-                    return s.seat, await self._new_token(lg, s.seat, device)
-        raise ActionRefused("full", "every seat of this game is taken")
-
-    async def _new_token(self, lg: LiveGame, seat: int, device: str | None) -> str:
-        token = secrets.token_urlsafe(18)
-        try:
-            await self.storage.write(ReissueSeat(lg.id, seat, hash_token(token), device))
-        except SeatTaken:
-            await self.reload_seats(lg)
-            raise ActionRefused("seat_taken", "somebody took that seat first") from None
-        except StorageError:
-            raise ActionRefused("unavailable", "that could not be saved; try again") from None
-        lg.set_seats(await asyncio.to_thread(self.storage.load_seats, lg.id))
-        self._seats_changed(lg)
-        return token
-
-    def _seats_changed(self, lg: LiveGame) -> None:
-        if self.fanout is not None:
-            self.fanout.publish({"kind": "seats", "game": lg.id})
-        self.enforce_seats(lg)
-
-    def enforce_seats(self, lg: LiveGame) -> None:
-        """Take seats away from connections whose link was replaced or whose seat moved
-        to another device, telling them; tell everybody which seats are claimed."""
-        claimed = [s.claimed_by is not None for s in lg.seats]
-        msg = json.dumps({"type": "seats", "claimed": claimed})
-        changed = False
-        for c in self.clients.get(lg.id, ()):
-            lost = [
-                seat
-                for seat in c.seats
-                if lg.seats[seat].token_hash != c.auth.get(seat)
-                or lg.seats[seat].claimed_by not in (None, c.device)
-            ]
-            for seat in lost:
-                c.seats.remove(seat)
-                c.push(
-                    json.dumps(
-                        {
-                            "type": "seat_moved",
-                            "seat": seat,
-                            "text": f"Your seat ({lg.seats[seat].name}) is now played on "
-                            "another device. You are watching here.",
-                        }
-                    )
-                )
-                changed = True
-            c.push(msg)
-            if lost:
-                c.resync()
-        if changed:
-            self.announce_presence(lg)
-
-    def draw_offer(self, lg: LiveGame, seat: int, answer: str) -> None:
-        """``seat`` offers a draw (``offer``) or declines the standing one
-        (``decline``); a bot in another seat declines at once."""
-        if answer == "offer":
-            lg.offer_draw(seat)
-            if any(s.kind == BOT for s in lg.seats if s.seat != seat):
-                lg.decline_draw()  # bots play on
-                for c in self.clients.get(lg.id, ()):
-                    if seat in c.seats:
-                        c.push(json.dumps({"type": "notice", "text": "The bot declines the draw."}))
-        elif answer == "decline":
-            if lg.draw_offer is None or lg.draw_offer == seat:
-                raise ActionRefused("no_offer", "there is no draw offer from another player")
-            lg.decline_draw()
-        else:
-            raise ActionRefused("bad_message", "draw: say offer, accept or decline")
-        if self.fanout is not None:
-            self.fanout.publish({"kind": "draw_offer", "game": lg.id, "seat": lg.draw_offer})
-        self.broadcast(lg)
-
     # -- presence -------------------------------------------------------------------------------
 
     def presence(self, lg: LiveGame) -> list[bool]:
@@ -917,8 +796,8 @@ class Arena:
         for gid, keys in seats.items():
             lg = self.games.get(gid)
             if lg is not None and keys != [(s.token_hash, s.claimed_by) for s in lg.seats]:
-                await self.reload_seats(lg)
-                self.enforce_seats(lg)
+                await self.seating.reload(lg)
+                self.seating.enforce(lg)
         for gid, count in stored.items():
             lg = self.games.get(gid)
             if lg is not None and count > lg.ply:
@@ -1037,8 +916,8 @@ class Arena:
                 await self._catch_up(lg)
             self.after_move(lg)
         elif kind == "seats":
-            await self.reload_seats(lg)
-            self.enforce_seats(lg)
+            await self.seating.reload(lg)
+            self.seating.enforce(lg)
         elif kind == "draw_offer":
             offer = event.get("seat")
             lg.set_draw_offer(offer if isinstance(offer, int) else None)

@@ -48,9 +48,10 @@ import orjson
 from starlette.types import Receive, Scope, Send
 
 from sudoku_arena.core.types import JsonDict
-from sudoku_arena.server.arena import SEAT_ELSEWHERE, Arena, Client
+from sudoku_arena.server.arena import Arena, Client
 from sudoku_arena.server.live import ActionRefused, GameUnavailable, LiveGame, hash_token
 from sudoku_arena.server.models import MAX_ACTION, MAX_TOKENS
+from sudoku_arena.server.seating import SEAT_ELSEWHERE
 
 
 def ws_error(code: str, message: str, msg_id: object = None) -> str:
@@ -158,7 +159,7 @@ async def _hello(arena: Arena, lg: LiveGame, client: Client, tokens: object) -> 
     if not isinstance(tokens, list) or len(tokens) > MAX_TOKENS:
         client.push(ws_error("bad_message", f"tokens: a list of at most {MAX_TOKENS} strings"))
         tokens = []
-    await arena.reload_seats(lg)
+    await arena.seating.reload(lg)
     for t in tokens:
         seat = lg.seat_for_token(t) if isinstance(t, str) and len(t) <= 100 else None
         if seat is not None and lg.seat_device(seat) not in (None, client.device):
