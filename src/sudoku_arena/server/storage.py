@@ -542,6 +542,7 @@ class Storage:
                 rows = []
                 self._apply(conn, op)
         self._insert_actions(conn, rows)
+        clocks: list[tuple[object, ...]] = []
         for op in ops:
             if isinstance(op, AppendActions):
                 if op.outcome is not None:
@@ -549,7 +550,14 @@ class Storage:
                 if op.bot_to_move is not None:
                     _set_bot_to_move(conn, op)
                 if op.clock is not None:
-                    _set_clock(conn, op)
+                    clocks.append((json.dumps(op.clock), op.deadline, op.game_id))
+        if clocks:  # one statement for the batch's clocks, in order (the last one wins)
+            mark = "?" if self.engine.dialect.paramstyle == "qmark" else "%s"
+            conn.exec_driver_sql(
+                f"UPDATE {games_table.name} SET clock = {mark}, clock_deadline = {mark} "
+                f"WHERE id = {mark}",
+                clocks,
+            )
 
     def _insert_actions(self, conn: Connection, rows: list[tuple[object, ...]]) -> None:
         """Insert action rows with one multi-row statement per 500 rows.
