@@ -78,7 +78,8 @@
     if (!games.length) list.append(el("li", { class: "muted", text: "No open games right now: start one and list it publicly." }));
     for (const g of games) {
       const open = g.open_seats.map((s) => s.name).join(", ");
-      const button = el("button", { type: "button", class: "primary", text: "Join" });
+      const button = el("button", { type: "button", class: "primary", text: "Join",
+        "aria-label": `Join ${g.name}: ${g.players.join(" vs ")}` });
       button.addEventListener("click", () => join(g.id, button));
       list.append(el("li", { class: "lobby-game" },
         el("span", { class: "lobby-what", text: `${g.name}: ${g.players.join(" vs ")}` }),
