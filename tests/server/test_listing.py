@@ -71,6 +71,7 @@ def test_the_lobby_lists_open_public_seats_and_one_click_joins(any_server: LiveS
     game = create(url, visibility="public", clock={"minutes": 3, "increment": 2})
     create(url, visibility="public", seats=[{"kind": "human"}, {"kind": "bot", "agent": "random"}])
     create(url)  # private: not in the lobby
+    one_screen = create(url, mode="hotseat")  # public, but its seats are all on one device
     with httpx.Client(base_url=url, timeout=20) as c:
         lobby = c.get("/api/lobby").json()
         assert [g["id"] for g in lobby] == [game["id"]]  # the bot game has no open seat
@@ -96,6 +97,8 @@ def test_the_lobby_lists_open_public_seats_and_one_click_joins(any_server: LiveS
         assert guest.act(guest.wait_ply(1)["view"]["legal"][0], 1)["type"] == "ack"
         host.close()
         guest.close()
+        shared = c.post(f"/api/matches/{one_screen['id']}/join", json={"device": _device()})
+        assert shared.status_code == 409 and "one screen" in shared.json()["error"]["message"]
         private = create(url)
         refused = c.post(f"/api/matches/{private['id']}/join", json={"device": me})
         assert refused.status_code == 403 and refused.json()["error"]["code"] == "private"

@@ -116,6 +116,8 @@ class Seating:
         the seat gets a new token, claimed by that device at once."""
         if lg.row.visibility != "public":
             raise ActionRefused("private", "this game is private: it is joined by invitation")
+        if lg.row.mode != "invite":
+            raise ActionRefused("full", "this game is played on one screen: nobody can join it")
         if lg.over or lg.read_only:
             raise ActionRefused("game_over", "the game is over")
         await self.reload(lg)

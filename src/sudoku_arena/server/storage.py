@@ -811,8 +811,9 @@ class Storage:
             return [_game_row(r._mapping) for r in conn.execute(q)], int(total or 0)
 
     def lobby(self, limit: int = 50) -> list[GameRow]:
-        """Public games still going with a person's seat nobody has claimed (the host's
-        own seat aside), oldest first, with their seats."""
+        """Public invite games still going with a person's seat nobody has claimed (the
+        host's own seat aside; games on one screen have none), oldest first, with their
+        seats."""
         g, t = games_table, seats_table
         open_seat = (
             select(t.c.game_id)
@@ -826,7 +827,9 @@ class Storage:
         )
         q = (
             select(g)
-            .where(g.c.visibility == "public", g.c.status == "active", open_seat)
+            .where(
+                g.c.visibility == "public", g.c.status == "active", g.c.mode == "invite", open_seat
+            )
             .order_by(g.c.created)
             .limit(limit)
         )
