@@ -869,6 +869,11 @@
     go(0);
   }
 
+  // Older versions kept every opponent's link in the creator's browser: forget them.
+  try {
+    for (const k of Object.keys(localStorage)) if (k.startsWith("arena:invites:")) localStorage.removeItem(k);
+  } catch (e) { /* storage unavailable */ }
+
   const page = document.body.dataset.page;
   if (page === "home") home();
   else if (page === "play") play();
