@@ -8,6 +8,10 @@ python3 -m venv .venv
 quiet() { "$@" 2>&1 | { grep -v "^WARNING: Location" || true; }; return "${PIPESTATUS[0]}"; }
 quiet .venv/bin/python -m pip install -q --upgrade pip
 quiet .venv/bin/python -m pip install -q -e '.[dev]'
+# axe-core for the accessibility audit (from npm; without npm that test skips, in CI fails).
+if command -v npm >/dev/null 2>&1; then
+  npm ci --prefix tests/axe --silent --no-audit --no-fund 2>&1 | { grep -v "Unknown user config" || true; }
+fi
 .venv/bin/ruff check src tests scripts benchmarks
 .venv/bin/ruff format --check src tests scripts benchmarks
 .venv/bin/mypy --strict src/sudoku_arena

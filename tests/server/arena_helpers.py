@@ -121,10 +121,10 @@ class ServerProcess:
 
 def parse(frame: str | bytes) -> dict[str, Any]:
     text = frame if isinstance(frame, str) else frame.decode()
-    head, sep, svg = text.partition("\n")
+    head, sep, drawings = text.partition("\n")
     data: dict[str, Any] = json.loads(head)
-    if sep:
-        data["svg"] = svg
+    if sep:  # the board, then the panel beside it, a line each
+        data["svg"], _, data["panel"] = drawings.partition("\n")
     return data
 
 

@@ -154,12 +154,12 @@ def test_two_click_actions_and_off_board_buttons(
         clicks = 0
         for _ in range(12):
             before = page.locator("#log li").count()
-            selectable = page.locator(".board.my-turn [data-select].live")
+            selectable = page.locator(".my-turn [data-select].live")
             buttons = page.locator("#actions button")
             if selectable.count():
                 hidden = page.locator("[data-from]:visible").count()
                 selectable.first.click()
-                shown = page.locator(".board.my-turn [data-action].live:visible")
+                shown = page.locator(".my-turn [data-action].live:visible")
                 assert shown.count() > 0 and hidden == 0
                 shown.first.click()
             elif buttons.count():

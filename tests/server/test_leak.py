@@ -10,8 +10,7 @@ from typing import Any
 
 from arena_helpers import LiveServer, Player, create
 
-from sudoku_arena.core.registry import entry_of
-from sudoku_arena.server.live import LiveGame
+from sudoku_arena.server.live import LiveGame, draw_page
 from sudoku_arena.server.storage import GameRow
 
 
@@ -55,8 +54,8 @@ def test_nothing_sent_to_a_seat_or_spectator_shows_another_seats_tile(
                 continue
             state = lg.states[msg["ply"]]
             view = msg["view"]
-            # The board is drawn from the view alone.
-            assert msg["svg"] == entry_of(game).render_svg(view)
+            # The board and the panel beside it are drawn from the view alone.
+            assert msg["svg"] + "\n" + msg["panel"] == draw_page(game, view)
             # Re-deal everything this observer cannot see: he gets the same view.
             finished = msg["status"] == "finished"
             for k in range(3):

@@ -15,7 +15,8 @@ from arena_helpers import LiveServer, Player, create
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from sudoku_arena.core.registry import entry_of, load, registered_games
+from sudoku_arena.core.registry import load, registered_games
+from sudoku_arena.server.live import draw_page
 
 
 def _tokens(made: dict[str, Any]) -> list[str]:
@@ -268,8 +269,7 @@ def test_boards_without_secrets_do_not_depend_on_the_observer(game_id: str) -> N
         views = [game.view(m.state, o) for o in [None, *range(game.num_players)]]
         for v in views[1:]:
             if {**v, "observer": None} == {**views[0], "observer": None}:
-                draw = entry_of(game).render_svg
-                assert draw(v) == draw(views[0])
+                assert draw_page(game, v) == draw_page(game, views[0])
         p = m.to_move().players[0]
         m.play(rng.choice(m.legal(p)), p)
 

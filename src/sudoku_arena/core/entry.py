@@ -36,6 +36,16 @@ class TextRenderer(Protocol):
 #: ``data-action`` with the action's notation, so one generic script plays every game.
 SvgRenderer = Callable[[JsonDict], str]
 
+#: The named positions a game's rules page draws (``{{diagram: NAME}}`` in its RULES.md):
+#: name -> a view (``game.view(state, None)`` of a position reached by playing actions
+#: through the engine), drawn by the entry's ``render_svg`` with its click targets removed.
+FigureSource = Callable[[], Mapping[str, JsonDict]]
+
+#: Words for an action that has no place on the board, for the button that plays it:
+#: ``"end"`` -> ``("End turn", "Finish your turn; your opponent moves next")`` (label,
+#: one-line tooltip); ``None`` for actions the board shows.
+ButtonWords = Callable[[str], "tuple[str, str] | None"]
+
 #: Builds an agent: ``(game, seed)`` or ``(game, seed, arg=TEXT)`` for ``name:TEXT``.
 AgentFactory = Callable[..., Agent]
 
@@ -45,14 +55,36 @@ class GameEntry(Generic[G]):
     """Everything registered for one game.
 
     ``spec`` says what the game is (the rules class's ``spec``); ``rules`` builds the
-    engine from resolved parameters; ``render_text`` and ``render_svg`` draw its views;
+    engine from resolved parameters; ``render_svg`` draws the board only and
+    ``render_panel`` what goes beside it (scores, hands, dice: the sidebar on a wide
+    screen, below the board on a phone), both from a view; ``render_text`` draws a view
+    for a terminal;
+    ``button_words`` names in words the actions played by a button beside the board;
+    ``legend`` says what the board's symbols mean (an icon as SVG, and words);
     ``agents`` are the game's own bots by name (``"greedy"``); ``search_hints`` gives the
-    search its knowledge of the game (``None``: the search's defaults).
+    search its knowledge of the game (``None``: the search's defaults); ``figures`` the
+    positions its rules page shows (``None``: none).
     """
 
     spec: GameSpec
     rules: RulesFactory[G]
     render_text: TextRenderer
     render_svg: SvgRenderer
+    render_panel: SvgRenderer | None = None
+    button_words: ButtonWords | None = None
+    legend: tuple[tuple[str, str], ...] = ()
     agents: Mapping[str, AgentFactory] = field(default_factory=dict)
     search_hints: Callable[[G], SearchHints] | None = None
+    figures: FigureSource | None = None
+
+    def buttons(self, view: JsonDict) -> dict[str, tuple[str, str]]:
+        """Words for the legal actions in ``view`` that are played by a button."""
+        words = self.button_words
+        if words is None:
+            return {}
+        out: dict[str, tuple[str, str]] = {}
+        for action in view.get("legal", ()):
+            said = words(action)
+            if said is not None:
+                out[action] = said
+        return out

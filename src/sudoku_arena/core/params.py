@@ -26,6 +26,10 @@ class ParamSpec:
     bound the value. ``generate`` makes a default from a seeded generator when the caller
     gives none (``default`` is then ``None``); ``check`` validates and normalises a given
     value and raises :class:`InvalidParameterError` with a precise message.
+
+    ``label`` is the parameter's name for players ("Turn limit" for ``max_turns``), shown
+    by the web form; left empty it is made from the name (``warrior_cap``: "Warrior cap").
+    ``name`` stays what one types (``--param max_turns=200``).
     """
 
     name: str
@@ -37,6 +41,11 @@ class ParamSpec:
     maximum: int | None = None
     generate: Callable[[random.Random], ParamValue] | None = None
     check: Callable[[Any], ParamValue] | None = None
+    label: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.label:
+            object.__setattr__(self, "label", self.name.replace("_", " ").capitalize())
 
     def allowed(self) -> str:
         """Describe the allowed values, for error messages and help."""
@@ -108,6 +117,7 @@ def players_param(minimum: int, maximum: int, default: int) -> ParamSpec:
         f"number of players ({minimum}-{maximum})",
         minimum=minimum,
         maximum=maximum,
+        label="Players",
     )
 
 

@@ -180,6 +180,7 @@ def grid_param() -> ParamSpec:
         "a completed Sudoku as 81 digits 1-9, row by row (random from the seed if omitted)",
         generate=_generate_grid_text,
         check=_check_grid_text,
+        label="Sudoku grid",
     )
 
 

@@ -26,16 +26,25 @@ from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from sudoku_arena.core.errors import ArenaError, UnknownGameError
-from sudoku_arena.core.registry import entry_of, spec_of
+from sudoku_arena.core.registry import spec_of
 from sudoku_arena.core.types import JsonDict
+from sudoku_arena.server.analysis import Analyser
+from sudoku_arena.server.analysis_store import DONE
 from sudoku_arena.server.arena import BOT, HUMAN, Arena, SeatSpec
 from sudoku_arena.server.bots import BotRunner
 from sudoku_arena.server.clock import TimeControl
 from sudoku_arena.server.fanout import RedisFanout
-from sudoku_arena.server.live import ActionRefused, GameUnavailable, LiveGame, hash_token
+from sudoku_arena.server.live import (
+    ActionRefused,
+    GameUnavailable,
+    LiveGame,
+    draw_page,
+    hash_token,
+)
 from sudoku_arena.server.models import (
     ActionRequest,
     ActResponse,
+    AnalysisResponse,
     ClaimRequest,
     ClaimResponse,
     ClientSeedRequest,
@@ -60,7 +69,13 @@ from sudoku_arena.server.models import (
     SeatToken,
     StateResponse,
 )
-from sudoku_arena.server.pages import games_json, rules_markdown, rules_page, web_file
+from sudoku_arena.server.pages import (
+    games_json,
+    reference_page,
+    rules_markdown,
+    rules_page,
+    web_file,
+)
 from sudoku_arena.server.seating import SEAT_ELSEWHERE
 from sudoku_arena.server.sockets import serve_socket
 from sudoku_arena.server.storage import Storage
@@ -83,6 +98,18 @@ class ServerConfig:
     idle_seconds: float = 900.0  # a game unused this long leaves memory
     abandon_after: float | None = 7 * 86400.0  # seconds without a move (None: never)
     timeout_sweep: float = 1.0  # seconds between looks at clocks and idle games
+    analysis: bool = True  # analyse finished games in the background
+    analysis_workers: int | None = None  # None: a process if bot_workers > 0, else a thread
+    analysis_simulations: int | None = None  # per position (None: the game's default)
+
+
+def _analyser(cfg: ServerConfig, storage: Storage) -> Analyser | None:
+    if not cfg.analysis:
+        return None
+    workers = cfg.analysis_workers
+    if workers is None:
+        workers = 1 if cfg.bot_workers > 0 else 0
+    return Analyser(storage, workers=workers, simulations=cfg.analysis_simulations)
 
 
 class ApiError(Exception):
@@ -213,9 +240,9 @@ def _clock_words(clock: JsonDict | None) -> str | None:
 
 
 def _split_state(text: str) -> JsonDict:
-    head, _, svg = text.partition("\n")
+    head, _, drawings = text.partition("\n")
     data: JsonDict = json.loads(head)
-    data["svg"] = svg
+    data["svg"], _, data["panel"] = drawings.partition("\n")
     return data
 
 
@@ -251,6 +278,7 @@ def create_app(config: ServerConfig | None = None, *, arena: Arena | None = None
                 lease_seconds=cfg.bot_lease,
                 abandon_after=cfg.abandon_after,
                 timeout_sweep_seconds=cfg.timeout_sweep,
+                analysis=_analyser(cfg, storage),
             )
         app.state.arena = arena
         await arena.start()
@@ -361,6 +389,16 @@ def create_app(config: ServerConfig | None = None, *, arena: Arena | None = None
             raise StarletteHTTPException(404, str(exc)) from None
         return HTMLResponse(text or "", headers=_SECURITY_HEADERS)
 
+    @app.get("/rules/{game}/reference", include_in_schema=False)
+    async def rules_reference(game: str) -> HTMLResponse:
+        try:
+            text = reference_page(game)
+        except UnknownGameError as exc:
+            raise StarletteHTTPException(404, str(exc)) from None
+        if text is None:
+            raise StarletteHTTPException(404, f"{game} has no reference page")
+        return HTMLResponse(text, headers=_SECURITY_HEADERS)
+
     @app.get("/favicon.ico", include_in_schema=False)
     async def favicon() -> Response:
         return Response(
@@ -393,6 +431,10 @@ def create_app(config: ServerConfig | None = None, *, arena: Arena | None = None
     @app.get("/static/lobby.js", include_in_schema=False)
     async def lobby_script() -> Response:
         return _static("lobby.js", "text/javascript")
+
+    @app.get("/static/analysis.js", include_in_schema=False)
+    async def analysis_script() -> Response:
+        return _static("analysis.js", "text/javascript")
 
     @app.get("/static/arena.css", include_in_schema=False)
     async def style() -> Response:
@@ -681,13 +723,45 @@ def create_app(config: ServerConfig | None = None, *, arena: Arena | None = None
         if not 0 <= ply <= lg.ply:
             raise ApiError(404, "not_found", f"ply {ply} is out of range; allowed: 0 to {lg.ply}")
         view = lg.game.view(lg.states[ply], None)
+        board, _, panel = draw_page(lg.game, view).partition("\n")
         return ReplayResponse(
             ply=ply,
             total=lg.ply,
             action=None if ply == 0 else lg.log[ply - 1].action,
             actor=None if ply == 0 else lg.log[ply - 1].actor,
             view=view,
-            svg=entry_of(lg.game).render_svg(view),
+            svg=board,
+            panel=panel,
+        )
+
+    @app.get("/api/matches/{game_id}/analysis", responses=_ERRORS)
+    async def match_analysis(game_id: str) -> AnalysisResponse:
+        """The post-game analysis of a finished game: each seat's chance of winning at
+        every position (the start and after each action), by the search, and the
+        largest swings. Computed in the background once the game is over: ``pending``
+        until then (ask again), ``done`` with the values, or ``failed``."""
+        lg = await get_game(game_id)
+        if not lg.over:
+            raise ApiError(409, "not_over", "the analysis is made once the game is over")
+        analyser = the_arena().analysis
+        if analyser is None:
+            raise ApiError(503, "unavailable", "this server does not analyse games")
+        row = await analyser.request(game_id)
+        if row is None:
+            raise ApiError(503, "unavailable", "the analysis could not be asked for; try again")
+        done = row.status == DONE
+        values = row.result.get("values", [])
+        return AnalysisResponse.model_validate(
+            {
+                "game_id": lg.id,
+                "status": row.status,
+                "seats": [s.name for s in lg.seats],
+                "plies": lg.ply,
+                "analysed": len(values),
+                "simulations": row.simulations,
+                "values": values if done else [],
+                "swings": row.result.get("swings", []) if done else [],
+            }
         )
 
     app.add_middleware(GZipMiddleware, minimum_size=2048)

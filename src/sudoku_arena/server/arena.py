@@ -34,6 +34,7 @@ from sudoku_arena.core.fairness import ClientSeed, check_client_seed, new_secret
 from sudoku_arena.core.match import Match
 from sudoku_arena.core.registry import load, spec_of
 from sudoku_arena.core.types import JsonDict, Outcome
+from sudoku_arena.server.analysis import Analyser
 from sudoku_arena.server.bots import BotRunner
 from sudoku_arena.server.clock import Clock, TimeControl
 from sudoku_arena.server.fanout import RedisFanout
@@ -219,8 +220,11 @@ class Arena:
         abandon_after: float | None = None,
         timeout_sweep_seconds: float = 1.0,
         now: Callable[[], float] = time.time,
+        analysis: Analyser | None = None,
     ) -> None:
         self.storage = storage
+        #: Post-game analysis in the background (``None``: none).
+        self.analysis = analysis
         self.fanout = fanout
         self.bots = bots or BotRunner(workers=1)
         self.bot_delay = bot_delay
@@ -258,6 +262,8 @@ class Arena:
         """Start the writer, the bot pool and the fan-out; resume every active game."""
         self.storage.start()
         self.bots.start()
+        if self.analysis is not None:
+            await self.analysis.start()
         if self.fanout is not None:
             await self.fanout.start(self.on_event)
         # Games open lazily, on first access; at start only those whose bot must move
@@ -299,6 +305,8 @@ class Arena:
         if self.fanout is not None:
             await self.fanout.stop()
         self.bots.stop()
+        if self.analysis is not None:
+            await self.analysis.stop()
         await asyncio.to_thread(self.storage.close)
 
     # -- games -------------------------------------------------------------------------------
@@ -811,6 +819,8 @@ class Arena:
         if not lg.bots_to_move() and self.storage.shared:
             self._background(asyncio.to_thread(self.storage.release_lease, lg.id, self.holder))
         if lg.over:
+            if self.analysis is not None:
+                self.analysis.finished(lg.id)
             self._retire(lg)
 
     def _background(self, work: Awaitable[Any]) -> None:

@@ -470,7 +470,8 @@ class LiveGame:
         return head + "}" if text == "{}" else head + "," + text[1:]
 
     def svg(self, observer: int | None) -> str:
-        """The board for ``observer``, drawn from his view.
+        """The board and the panel beside it for ``observer``, drawn from his view, as two
+        SVG documents on two lines (see :func:`draw_page`).
 
         Games without hidden information draw the same board for every observer whose
         view is the same apart from the ``observer`` field, so it is drawn once per
@@ -483,7 +484,7 @@ class LiveGame:
             key = (self.ply, json.dumps({**v, "observer": None}, sort_keys=True))
         svg = self._svgs.get(key)
         if svg is None:
-            svg = entry_of(self.game).render_svg(v)
+            svg = draw_page(self.game, v)
             self._svgs[key] = svg
         return svg
 
@@ -542,10 +543,11 @@ class LiveGame:
     ) -> str:
         """The message pushing the current position to ``observer``.
 
-        One JSON object on the first line, then a newline and the SVG board (JSON never
-        contains a raw newline, so the first newline ends the header); without ``svg``
-        (clients that do not draw) the JSON line alone. The log holds the entries from
-        ``log_from`` on (``shared``: see :meth:`log_json`).
+        One JSON object on the first line, then the SVG board and the SVG panel on a line
+        each (JSON never contains a raw newline, so the first newline ends the header);
+        without ``svg`` (clients that do not draw) the JSON line alone. ``buttons`` names
+        in words the legal actions that are played by a button, not on the board. The
+        log holds the entries from ``log_from`` on (``shared``: see :meth:`log_json`).
         """
         log_from = max(0, min(log_from, self.ply))
         key = (self.ply, observer, (log_from if svg else -1 - log_from) * 2 + int(shared))
@@ -564,6 +566,7 @@ class LiveGame:
             "clock": self.clock_json(),
             "log_from": log_from,
             "log": self.log_json(observer, log_from, shared),
+            "buttons": entry_of(self.game).buttons(self.view(observer)),
         }
         msg = _encode(header)[:-1] + ',"view":' + self.view_json(observer) + "}"
         if svg:
@@ -588,6 +591,18 @@ class LiveGame:
                 if e["actor"] is None:
                     e["actor"] = "chance"
         return data
+
+
+def draw_page(game: AnyGame, view: JsonDict) -> str:
+    """The board and the panel beside it as two SVG documents, one line each.
+
+    Newlines inside a drawing are only whitespace in SVG, so they are folded into
+    spaces and the two drawings can travel newline-separated after a JSON header.
+    """
+    entry = entry_of(game)
+    board = entry.render_svg(view).replace("\n", " ")
+    panel = entry.render_panel(view).replace("\n", " ") if entry.render_panel else ""
+    return board + "\n" + panel
 
 
 def _canon(view: JsonDict) -> str:

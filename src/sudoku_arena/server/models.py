@@ -261,10 +261,12 @@ class StateResponse(BaseModel):
     rematch: str | None
     log_from: int
     log: list[LogEntryOut]
+    buttons: dict[str, tuple[str, str]] = {}
     view: JsonObject
     svg: str
     clock: JsonObject | None = None
     server_time: float | None = None
+    panel: str = ""
 
 
 class ActResponse(BaseModel):
@@ -320,8 +322,31 @@ class ReplayResponse(BaseModel):
     actor: int | None
     view: JsonObject
     svg: str
+    panel: str = ""
 
 
 class RulesResponse(BaseModel):
     game: str
     markdown: str | None
+
+
+class SwingInfo(BaseModel):
+    ply: int = Field(description="the position after the action that swung the game")
+    actor: int | None = Field(description="the seat that acted (null: chance)")
+    action: str
+    seat: int = Field(description="the seat whose chance changed most")
+    deltas: list[float] = Field(description="each seat's change of its chance of winning")
+
+
+class AnalysisResponse(BaseModel):
+    game_id: str
+    status: Literal["pending", "done", "failed"]
+    seats: list[str]
+    plies: int = Field(description="actions in the game: positions are 0 to plies")
+    analysed: int = Field(description="positions evaluated so far")
+    simulations: int | None = Field(description="search simulations per position")
+    values: list[list[float]] = Field(
+        description="once done: per position, each seat's chance of winning (0 to 1; "
+        "a shared win counts as a share, solo games their normalised score)"
+    )
+    swings: list[SwingInfo] = Field(description="once done: the largest swings, by ply")

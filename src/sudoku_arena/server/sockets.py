@@ -6,9 +6,9 @@ JSON text messages, at most ``max_message`` bytes each:
   whose secret tokens are given (none: a spectator), for the device whose own secret
   ``device`` token is given (browsers keep one; it is what a seat's link is claimed
   with, see ``POST /api/matches/{id}/claim``). A seat claimed by another device is not
-  given (error ``seat_elsewhere``). Answer ``welcome`` (game facts, your seats), then
-  the position. ``"svg": false`` asks for positions without the SVG board (clients
-  that do not draw: bots, scripts).
+  given (error ``seat_elsewhere``). Answer ``welcome`` (game facts, your seats, the
+  board's ``legend``), then the position. ``"svg": false`` asks for positions without
+  the SVG board (clients that do not draw: bots, scripts).
 * client ``{"type": "act", "seat": 0, "ply": 12, "action": "r5c3", "id": 7}``: the
   action in notation, made at ``ply``. Once it is stored everybody gets the new
   position, and the actor's carries ``"ack": {"id", "ply", "next_ply"}`` (a separate
@@ -26,8 +26,9 @@ JSON text messages, at most ``max_message`` bytes each:
   and ``watchers`` (spectators), sent whenever somebody comes or goes.
 * client ``{"type": "resync"}``: send the whole position again; ``{"type": "ping"}``.
 * server ``state``: one JSON line (``seat``, ``ply``, ``view``, ``log`` from
-  ``log_from``, ``status``, ``outcome``, ``rematch``, ``clock``), then a newline and the
-  SVG board drawn from that view. In timed games ``clock`` holds ``minutes``,
+  ``log_from``, ``status``, ``outcome``, ``rematch``, ``buttons``: words for the legal
+  actions played by a button, ``clock``), then the SVG board and the SVG panel drawn
+  from that view, a line each. In timed games ``clock`` holds ``minutes``,
   ``increment``, per seat the seconds ``left`` as of ``since`` (the server time at which
   that seat's clock started running, or null while it is stopped), and the message
   carries ``server_time``: a seat has ``left - (server_time - since)`` seconds then. A
@@ -47,6 +48,7 @@ import time
 import orjson
 from starlette.types import Receive, Scope, Send
 
+from sudoku_arena.core.registry import entry_of
 from sudoku_arena.core.types import JsonDict
 from sudoku_arena.server.arena import Arena, Client
 from sudoku_arena.server.live import ActionRefused, GameUnavailable, LiveGame, hash_token
@@ -178,7 +180,9 @@ async def _hello(arena: Arena, lg: LiveGame, client: Client, tokens: object) -> 
     client.seats = sorted(seats)
     arena.attach(lg, client)
     await arena.refresh(lg)
-    client.push(json.dumps({"type": "welcome", "game": lg.info(), "seats": client.seats}))
+    legend = [{"icon": icon, "text": text} for icon, text in entry_of(lg.game).legend]
+    welcome = {"type": "welcome", "game": lg.info(), "seats": client.seats, "legend": legend}
+    client.push(json.dumps(welcome))
     client.resync()
 
 

@@ -1,9 +1,12 @@
 // Sudoku Arena: the one generic script for every game and page.
 //
-// Boards arrive as SVG drawn by the game's renderer. Clickable elements carry
+// Boards arrive as two SVG drawings made by the game's renderer: the board, and the
+// panel beside it (scores, hands, dice). Clickable elements carry
 // data-action="<notation>" (clicking sends that action) or data-select="<key>"
 // (clicking selects key; elements with data-from="<key>" show only while key is
-// selected). Legal actions that have no element on the board become buttons.
+// selected). data-try="<notation>" marks a place that cannot be played now: clicking it
+// asks the server, whose refusal gives the engine's reason ("{sel}" in it stands for
+// the selected key). Legal actions with no element become buttons, worded by the server.
 "use strict";
 
 (function () {
@@ -40,9 +43,19 @@
     return data;
   }
 
+  // The engine's sentences cite rulings ("(SW-10)"); for players those move out of the
+  // sentence into its tooltip. Returns [words, "rule SW-10" or ""].
+  function plain(text) {
+    const ids = [];
+    const words = (text || "").replace(/\s*\(([A-Z]{2,3}-\d+(?:[,;] ?[A-Z]{2,3}-\d+)*)\)/g,
+      (m, id) => { ids.push(id); return ""; });
+    return [words, ids.length ? `rule ${ids.join(", ")}` : ""];
+  }
+
   function notice(text, kind) {
     const n = $("notice");
     if (!n) return;
+    [text, n.title] = plain(text);
     n.textContent = text || "";
     n.hidden = !text;
     n.className = "notice " + (kind || "error");
@@ -155,8 +168,8 @@
           input = el("input", { type: "text", "data-param": p.name, "data-kind": "str",
             placeholder: p.generated ? "random" : "", value: p.default === null ? "" : String(p.default) });
         }
-        box.append(el("label", { class: "row param" }, el("span", { text: p.name }), input,
-          el("span", { class: "muted small help", text: p.help })));
+        box.append(el("label", { class: "row param" }, el("span", { text: p.label || p.name }), input,
+          el("span", { class: "muted small help", text: p.help, title: p.details || null })));
       }
     }
 
@@ -234,13 +247,18 @@
 
   // -- board helpers --------------------------------------------------------------------
 
-  function showBoard(container, svg) {
+  // A drawing fills its container's width; a panel (natural: true) keeps its own size,
+  // one unit a CSS pixel, so its text stays as large as drawn, and only shrinks to fit.
+  function showBoard(container, svg, natural) {
     container.innerHTML = svg;
     const root = container.querySelector("svg");
     if (root) {
       root.removeAttribute("width");
       root.removeAttribute("height");
       root.setAttribute("preserveAspectRatio", "xMidYMid meet");
+      root.classList.add("drawing");
+      const vb = (root.getAttribute("viewBox") || "").split(/\s+/).map(Number);
+      if (natural && vb.length === 4 && vb[2] > 0) root.style.width = `${vb[2]}px`;
     }
     for (const f of container.querySelectorAll("[data-from]")) f.style.display = "none";
     return root;
@@ -378,7 +396,7 @@
     }
 
     // While the connection is down the board takes no input and says so; reconnecting
-    // starts at once (first retry within a quarter second, then at most every 2 s) and
+    // starts at once (first retry within a quarter second, then at most every second) and
     // again as soon as the browser says it is back online or the tab is shown.
     function setOnline(on) {
       st.online = on;
@@ -406,7 +424,7 @@
         if (ev.code === 4404) st.closedForGood = true;
         setOnline(false);
         if (st.closedForGood) return;
-        const delay = st.retry === 0 ? 150 : Math.min(2000, 250 * 2 ** st.retry) * (0.8 + 0.4 * Math.random());
+        const delay = st.retry === 0 ? 150 : Math.min(1000, 250 * 2 ** st.retry) * (0.8 + 0.4 * Math.random());
         st.retry++;
         st.timer = setTimeout(connect, delay);
       };
@@ -420,6 +438,18 @@
     }
     window.addEventListener("online", reconnectNow);
     document.addEventListener("visibilitychange", () => { if (!document.hidden) reconnectNow(); });
+
+    // The game's own key to its symbols (icons are the game's drawings, not user text).
+    function showLegend(items) {
+      const list = $("legend-list");
+      list.textContent = "";
+      for (const item of items) {
+        const icon = el("span", { class: "icon" });
+        icon.innerHTML = `<svg viewBox="0 0 24 24" width="24" height="24" aria-hidden="true">${item.icon}</svg>`;
+        list.append(el("li", {}, icon, el("span", { text: item.text })));
+      }
+      $("legend").hidden = !items.length;
+    }
 
     // Games with chance show the commitment to their secret, and once over the record
     // that reveals it (replay --verify recomputes every draw from it).
@@ -439,7 +469,10 @@
     function onMessage(data) {
       const cut = data.indexOf("\n");
       const head = JSON.parse(cut < 0 ? data : data.slice(0, cut));
-      const svg = cut < 0 ? "" : data.slice(cut + 1);
+      const drawings = cut < 0 ? "" : data.slice(cut + 1);
+      const cut2 = drawings.indexOf("\n");
+      const svg = cut2 < 0 ? drawings : drawings.slice(0, cut2);
+      const panel = cut2 < 0 ? "" : drawings.slice(cut2 + 1);
       switch (head.type) {
         case "welcome":
           st.info = head.game;
@@ -450,6 +483,7 @@
           $("rules-link").href = `/rules/${head.game.game}`;
           $("type-box").hidden = !st.seats.length;
           renderInvites();
+          showLegend(head.legend || []);
           break;
         case "state": {
           if (head.ack) { st.pending = null; notice(""); }
@@ -459,8 +493,9 @@
             st.ws.send(JSON.stringify({ type: "resync" }));
             return;
           }
+          announceMoves(key, log.length, head);
           st.log[key] = log.slice(0, head.log_from).concat(head.log);
-          st.states[key] = { head, svg };
+          st.states[key] = { head, svg, panel };
           st.info.status = head.status;
           if (head.status === "finished") { showFairness(st.info); renderInvites(); }
           st.info.rematch = head.rematch;
@@ -517,7 +552,7 @@
       const cur = st.states[key];
       if (!cur) return;
       const seat = key === "spectator" ? null : parseInt(key, 10);
-      const { head, svg } = cur;
+      const { head, svg, panel } = cur;
       const view = head.view;
       const info = st.info;
       // An ending the players decided (resignation, abort, agreed draw) comes with the
@@ -538,10 +573,12 @@
         $("cover-text").textContent = `Pass the device to ${playerLabel(info.seats, view, seat)}.`;
         $("cover-show").onclick = () => { st.revealed = seat; render(); };
         $("board").textContent = "";
+        $("game-panel").textContent = "";
+        $("game-panel").hidden = true;
         $("actions").textContent = "";
       } else {
         cover.hidden = true;
-        drawBoard(seat, view, svg, head.ply, !!outcome);
+        drawBoard(seat, view, svg, panel, head, !!outcome);
       }
 
       // Whose turn.
@@ -570,7 +607,7 @@
         const here = st.presence && s.kind !== "bot" ? st.presence[i] : null;
         players.append(el("li", { class: (toMove.includes(i) ? "to-move " : "") + (me ? "me" : "") },
           el("span", { class: "who", text: playerLabel(info.seats, view, i) + (me && st.seats.length === 1 ? " (you)" : "") }),
-          el("span", { class: "kind muted small", text: s.kind === "bot" ? " bot" : "" }),
+          el("span", { class: "kind muted small", text: s.kind === "bot" && !/\bbot\b/.test(s.name || "") ? " bot" : "" }),
           here === null ? null : el("span", { class: "presence " + (here ? "on" : "off"),
             title: here ? "connected" : "not connected", text: here ? "online" : "away" }),
           score === null || score === undefined ? null : el("span", { class: "score", text: String(score) })));
@@ -606,7 +643,9 @@
         else title = w.map((x) => playerLabel(info.seats, view, x)).join(" and ") + (w.length > 1 ? " win" : " wins");
         $("result-title").textContent = title;
         const scores = (outcome.scores || []).map((s, i) => `${playerLabel(info.seats, view, i)} ${s}`).join(", ");
-        $("result-reason").textContent = `${outcome.reason}. ${scores}`;
+        const [reason, rule] = plain(outcome.reason);
+        $("result-reason").textContent = `${reason}. ${scores}`;
+        $("result-reason").title = rule;
         const rm = $("rematch");
         if (st.seats.length) {
           rm.hidden = false;
@@ -703,47 +742,95 @@
       st.ws.send(JSON.stringify(msg));
     }
 
-    function drawBoard(seat, view, svg, ply, over) {
+    // Where clicks and keys go: live targets play, selectable elements select, places
+    // that cannot be played ask for the engine's reason; buttons for the rest.
+    function drawBoard(seat, view, svg, panelSvg, head, over) {
+      const ply = head.ply;
       const board = $("board");
-      if (ply !== st.drawnPly) st.selected = null; // a new position starts unselected
+      // A new position keeps a selection made before somebody else's move (Cat Sudoku
+      // players write at the same time) but not past one's own.
+      if (ply !== st.drawnPly) {
+        const entries = st.log[String(seat)] || [];
+        const last = entries[entries.length - 1];
+        if (last && last.actor === seat) st.selected = null;
+      }
       st.drawnPly = ply;
+      // Redrawing must not throw a keyboard player's cursor away.
+      const had = document.activeElement;
+      const focusKey = had && had.closest && had.closest("#board, #game-panel") ?
+        had.getAttribute("data-action") || had.getAttribute("data-select") : null;
       const root = showBoard(board, svg);
+      const side = $("game-panel");
+      const panelRoot = panelSvg ? showBoard(side, panelSvg, true) : null;
+      side.hidden = !panelRoot;
+      if (panelRoot) panelRoot.setAttribute("role", "group");
+      const roots = [root, panelRoot].filter(Boolean);
       const legal = view.legal || [];
-      const canAct = seat !== null && st.seats.includes(seat) && (view.to_move || []).includes(seat) && !over;
+      const mine = seat !== null && st.seats.includes(seat);
+      const canAct = mine && (view.to_move || []).includes(seat) && !over;
       board.classList.toggle("my-turn", canAct);
+      side.classList.toggle("my-turn", canAct);
       board.classList.remove("busy");
       const onBoard = new Set();
-      if (root) {
-        for (const t of root.querySelectorAll("[data-action]")) {
+      for (const r of roots) {
+        for (const t of r.querySelectorAll("[data-action]")) {
           const action = t.getAttribute("data-action");
           onBoard.add(action);
           if (canAct && legal.includes(action)) {
-            t.classList.add("live");
-            t.setAttribute("tabindex", "0");
-            t.setAttribute("role", "button");
-            const go = (ev) => { ev.stopPropagation(); send(seat, ply, action); };
-            t.addEventListener("click", go);
-            t.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") go(ev); });
+            makeTarget(t, () => send(seat, ply, action));
           }
         }
-        for (const t of root.querySelectorAll("[data-select]")) {
+        for (const t of r.querySelectorAll("[data-select]")) {
           const key = t.getAttribute("data-select");
           if (!canAct) continue;
-          t.classList.add("live");
-          t.addEventListener("click", (ev) => {
-            ev.stopPropagation();
+          makeTarget(t, () => {
             st.selected = st.selected === key ? null : key;
-            applySelection(root);
+            applySelection();
           });
         }
-        applySelection(root);
+        for (const t of r.querySelectorAll("[data-try]")) {
+          if (!canAct) continue;
+          t.classList.add("tryable");
+          t.addEventListener("click", (ev) => {
+            ev.stopPropagation();
+            const template = t.getAttribute("data-try");
+            if (template.includes("{sel}")) {
+              if (!st.selected) { notice("Choose a value first, then the square.", "error"); return; }
+              send(seat, ply, template.replace("{sel}", st.selected), true);
+            } else {
+              send(seat, ply, template, true);
+            }
+          });
+        }
       }
+      st.roots = roots;
+      // A drawing with things to press is a group of controls, not a picture.
+      for (const r of roots) if (r.querySelector(".live, .tryable")) r.setAttribute("role", "group");
+      if (focusKey) {
+        const again = roots.map((r) => Array.from(r.querySelectorAll(".live")).find((t) =>
+          t.getAttribute("data-action") === focusKey || t.getAttribute("data-select") === focusKey)).find(Boolean);
+        if (again) focusTarget(again); else board.focus();
+      }
+      if (st.selected !== null && !roots.some((r) => Array.from(r.querySelectorAll("[data-select]")).some((x) => x.getAttribute("data-select") === st.selected))) {
+        st.selected = null;
+      }
+      applySelection();
+      // Out of turn, a click on the board says whose turn it is instead of nothing.
+      board.onclick = () => {
+        if (canAct || over || !mine) return;
+        const toMove = view.to_move || [];
+        notice(toMove.length ? `Not your turn: waiting for ${toMove.map((x) => playerLabel(st.info.seats, view, x)).join(", ")}.` : "Not your turn.", "info");
+      };
+      board.onkeydown = (ev) => boardKey(ev);
       const actions = $("actions");
       actions.textContent = "";
       if (canAct) {
+        const words = head.buttons || {};
         const off = legal.filter((a) => !onBoard.has(a));
         for (const a of off.slice(0, 80)) {
-          actions.append(el("button", { type: "button", class: "action", "data-offboard": a, text: a,
+          const said = words[a];
+          actions.append(el("button", { type: "button", class: said ? "action worded" : "action",
+            "data-offboard": a, title: said ? `${said[1]} (${a})` : a, text: said ? said[0] : a,
             onclick: () => send(seat, ply, a) }));
         }
         if (off.length > 80) actions.append(el("span", { class: "muted small", text: ` … ${off.length - 80} more: type a move below` }));
@@ -757,16 +844,95 @@
       };
     }
 
-    function applySelection(root) {
-      for (const f of root.querySelectorAll("[data-from]")) {
-        f.style.display = f.getAttribute("data-from") === st.selected ? "" : "none";
+    // A clickable element: a button for keyboards and screen readers, named by its title.
+    function makeTarget(t, go) {
+      t.classList.add("live");
+      t.setAttribute("tabindex", "-1");
+      t.setAttribute("role", "button");
+      const title = t.querySelector("title");
+      if (title) t.setAttribute("aria-label", title.textContent);
+      t.addEventListener("click", (ev) => { ev.stopPropagation(); go(); });
+      t.addEventListener("keydown", (ev) => {
+        if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); ev.stopPropagation(); go(); }
+      });
+    }
+
+    // The keyboard cursor: arrows move focus to the nearest visible target in that
+    // direction (board and panel alike), Enter plays it, Escape drops a selection.
+    function liveTargets() {
+      const out = [];
+      for (const r of st.roots || []) {
+        for (const t of r.querySelectorAll(".live")) {
+          if (t.closest("[data-from]") && t.closest("[data-from]").style.display === "none") continue;
+          const b = t.getBoundingClientRect();
+          if (b.width && b.height) out.push({ t, x: b.left + b.width / 2, y: b.top + b.height / 2 });
+        }
       }
-      for (const s of root.querySelectorAll("[data-select]")) {
-        s.classList.toggle("selected", s.getAttribute("data-select") === st.selected);
+      return out;
+    }
+
+    function boardKey(ev) {
+      const dirs = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+      if (ev.key === "Escape") { st.selected = null; applySelection(); return; }
+      const d = dirs[ev.key];
+      if (!d) return;
+      ev.preventDefault();
+      const all = liveTargets();
+      if (!all.length) return;
+      const here = all.find((c) => c.t === document.activeElement);
+      if (!here) { focusTarget(all[0].t); return; }
+      let best = null;
+      let bestScore = Infinity;
+      for (const c of all) {
+        const dx = c.x - here.x;
+        const dy = c.y - here.y;
+        const along = dx * d[0] + dy * d[1];
+        if (along <= 1) continue;
+        const across = Math.abs(dx * d[1]) + Math.abs(dy * d[0]);
+        const score = along + 2 * across;
+        if (score < bestScore) { bestScore = score; best = c; }
+      }
+      if (best) focusTarget(best.t);
+    }
+
+    function focusTarget(t) {
+      for (const o of document.querySelectorAll(".live[tabindex='0']")) o.setAttribute("tabindex", "-1");
+      t.setAttribute("tabindex", "0");
+      t.focus();
+    }
+
+    // Screen readers hear each move by somebody else, and the result.
+    function announceMoves(key, had, head) {
+      if (key !== chooseSeat() && st.states[key]) return;
+      const seat = key === "spectator" ? null : parseInt(key, 10);
+      const fresh = head.log.slice(Math.max(0, had - head.log_from));
+      const said = [];
+      for (const e of fresh) {
+        if (e.actor !== null && st.seats.includes(e.actor)) continue;
+        const who = e.actor === null ? "Chance" : playerLabel(st.info.seats, head.view, e.actor);
+        said.push(`${who}: ${e.action}.`);
+      }
+      const outcome = head.outcome || head.view.outcome;
+      if (outcome && !st.announcedEnd) {
+        st.announcedEnd = true;
+        said.push(`Game over: ${plain(outcome.reason)[0]}.`);
+      }
+      if (said.length && had > 0 || outcome) $("announce").textContent = said.slice(-4).join(" ");
+      void seat;
+    }
+
+    function applySelection() {
+      for (const root of st.roots || []) {
+        for (const f of root.querySelectorAll("[data-from]")) {
+          f.style.display = f.getAttribute("data-from") === st.selected ? "" : "none";
+        }
+        for (const s of root.querySelectorAll("[data-select]")) {
+          s.classList.toggle("selected", s.getAttribute("data-select") === st.selected);
+        }
       }
     }
 
-    function send(seat, ply, action) {
+    function send(seat, ply, action, asking) {
       if (!st.ws || st.ws.readyState !== WebSocket.OPEN) {
         notice("Not connected: your move was not sent. The board comes back when the connection does.", "error");
         return;
@@ -774,7 +940,7 @@
       if (st.pending) return;
       const id = st.nextId++;
       st.pending = id;
-      $("board").classList.add("busy");
+      if (!asking) $("board").classList.add("busy");
       st.ws.send(JSON.stringify({ type: "act", seat, ply, action, id }));
       setTimeout(() => { if (st.pending === id) st.pending = null; }, 5000);
     }
@@ -816,7 +982,7 @@
     const out = record.outcome;
     if (out) {
       const w = out.winners.map((i) => seats[i].name).join(" and ");
-      $("r-result").textContent = `${w ? w + (out.winners.length > 1 ? " win" : " wins") : "Draw"}: ${out.reason}. Scores ${out.scores.join(" – ")}.`;
+      $("r-result").textContent = `${w ? w + (out.winners.length > 1 ? " win" : " wins") : "Draw"}: ${plain(out.reason)[0]}. Scores ${out.scores.join(" – ")}.`;
     }
     const logEl = $("log");
     record.actions.forEach((a, i) => {
@@ -839,6 +1005,8 @@
         const f = await frame(p);
         if (ply !== p) return;
         showBoard($("board"), f.svg);
+        const side = $("game-panel");
+        if (side) { side.hidden = !f.panel; if (f.panel) showBoard(side, f.panel, true); }
         $("status").textContent = p === 0 ? `Start (0 / ${total})` :
           `Ply ${p} / ${total}: ${f.actor === null ? "chance" : seats[f.actor].name} ${f.action}`;
         for (const li of logEl.children) li.classList.toggle("current", li.dataset.ply === String(p));

@@ -33,7 +33,11 @@ class MCTS:
     """A search for one game; reusable across decisions (the tree is not kept).
 
     ``rng`` drives every random choice (determinisation, chance, rollouts, tie order),
-    so equal seeds and equal budgets in iterations give equal results.
+    so equal seeds and equal budgets in iterations give equal results. ``revealed``
+    searches a hidden-information game as if nothing were hidden (the state given is
+    the true one and may be used whole): for analysing a finished game, whose hands
+    are public by then; chance still comes from ``chance_outcomes``, never from a
+    known future.
     """
 
     def __init__(
@@ -43,11 +47,12 @@ class MCTS:
         hints: SearchHints | None = None,
         rng: random.Random | None = None,
         exploration: float | None = None,
+        revealed: bool = False,
     ) -> None:
         self.game = game
         self.hints = hints = hints if hints is not None else hints_for(game)
         self.rng = rng = rng if rng is not None else random.Random()
-        self.hidden = bool(game.spec.hidden_information)
+        self.hidden = bool(game.spec.hidden_information) and not revealed
         #: Perfect information: nodes keep their states (the tree is keyed by states).
         self.keep_states = not self.hidden
         self.solo = game.num_players == 1

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from sudoku_arena.core.entry import GameEntry
 from sudoku_arena.games.cat_sudoku.agents import AGENTS
+from sudoku_arena.games.cat_sudoku.figures import figures
 from sudoku_arena.games.cat_sudoku.game import CatSudoku
-from sudoku_arena.games.cat_sudoku.render import render_svg, render_text
+from sudoku_arena.games.cat_sudoku.render import LEGEND, render_panel, render_svg, render_text
 from sudoku_arena.games.cat_sudoku.search import search_hints
 
 ENTRY: GameEntry[CatSudoku] = GameEntry(
@@ -13,6 +14,9 @@ ENTRY: GameEntry[CatSudoku] = GameEntry(
     rules=CatSudoku,
     render_text=render_text,
     render_svg=render_svg,
+    legend=LEGEND,
+    render_panel=render_panel,
     agents=AGENTS,
     search_hints=search_hints,
+    figures=figures,
 )

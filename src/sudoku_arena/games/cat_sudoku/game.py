@@ -165,6 +165,7 @@ class CatSudoku(BaseGame[CSState, int]):
                 "spring",
                 "a shipped sheet (" + ", ".join(SHEET_NAMES) + ") or the text of a sheet",
                 check=check_sheet_param,
+                label="Sheet",
             ),
             ParamSpec(
                 "sheet_sha256",
@@ -172,16 +173,28 @@ class CatSudoku(BaseGame[CSState, int]):
                 "",
                 "SHA-256 of the sheet's text; filled in by the game, so a record names the "
                 "exact sheet it was played on (empty: do not check)",
+                label="Sheet fingerprint",
             ),
             ParamSpec(
-                "wild_optional", bool, False, "the active player may decline the wild (CS-4)"
+                "wild_optional",
+                bool,
+                False,
+                "the active player may decline the wild (CS-4)",
+                label="Wild may be declined",
             ),
-            ParamSpec("adjacent", bool, False, "each new number must touch a filled square (CS-6)"),
+            ParamSpec(
+                "adjacent",
+                bool,
+                False,
+                "each new number must touch a filled square (CS-6)",
+                label="Write next to filled squares",
+            ),
             ParamSpec(
                 "circle_per_segment",
                 bool,
                 False,
                 "a square repeated in both its segments gets two circles (CS-8)",
+                label="One circle per segment",
             ),
         ),
     )

@@ -229,6 +229,13 @@ def _svg_sheet(
             )
             cx, cy = x + cell / 2, y + cell / 2
             v = vals[r * cols + c]
+            if legal is not None and not v:
+                # A click with a value chosen asks the engine whether it may go here;
+                # ``{sel}`` stands for the chosen value (the page fills it in).
+                out.append(
+                    f'<rect class="try" data-try="{{sel}} {name}" x="{x}" y="{y}" '
+                    f'width="{cell}" height="{cell}" fill="#000" fill-opacity="0"/>'
+                )
             if ch == "o":
                 out.append(
                     f'<circle cx="{cx}" cy="{cy}" r="{cell * 0.38}" fill="none" stroke="#999" '
@@ -279,7 +286,7 @@ def _svg_sheet(
                 f'<rect class="target" data-action="{text}" data-from="{v}" x="{x}" y="{y}" '
                 f'width="{cell}" height="{cell}" fill="#2e86de" fill-opacity="0.18" '
                 f'stroke="#2e86de" stroke-width="2" style="cursor:pointer">'
-                f"<title>write {v} on {sq}</title></rect>"
+                f"<title>write {v} in row {rr}, column {cc}</title></rect>"
             )
     return out
 
@@ -293,40 +300,23 @@ def _die(x: float, y: float, size: float, label: str, fill: str, extra: str = ""
 
 
 def render_svg(view: JsonDict) -> str:
-    """The main sheet (the observer's), dice, Wild Counter, scores and other sheets.
+    """The main sheet (the observer's); dice, the Wild Counter, scores and the other
+    sheets are in :func:`render_panel`.
 
     Writing takes two clicks: a value (a die, or a value of the palette when wild dice
-    are left; ``data-select``) and then a square (``data-action="5 r3c4"`` with
-    ``data-from="5"``). The wild is chosen by clicking a Wild Counter box (a blank box
-    first selects its row, then a value).
+    are left; ``data-select``, in the panel) and then a square (``data-action="5 r3c4"``
+    with ``data-from="5"``). The wild is chosen by clicking a Wild Counter box (a blank
+    box first selects its row, then a value).
     """
     sheet = view["sheet"]
     rows, cols = sheet["rows"], sheet["cols"]
     main = _main_seat(view)
     legal: list[str] = list(view["legal"]) if view["legal_for"] == main else []
     board_w, board_h = cols * _CELL, rows * _CELL
-    panel_x = _PAD * 2 + board_w
-    panel_w = 330
     names = view["players"]
-    others = [p for p in range(len(names)) if p != main]
-    body: list[str] = []
-    body.extend(_svg_sheet(view, main, _PAD, _PAD + 30, _CELL, legal))
-    panel, panel_end = _panel(view, panel_x, _PAD, legal)
-    body.extend(panel)
-    # Other players' sheets, small, under the panel.
-    thumb = 10
-    ty = panel_end + 30
-    for k, p in enumerate(others):
-        tx = panel_x + (k % 2) * (panel_w / 2)
-        yy = ty + (k // 2) * (rows * thumb + 30)
-        body.append(
-            f'<text x="{tx}" y="{yy - 4}" font-size="12">{escape(names[p])}: '
-            f"{view['scores'][p]}</text>"
-        )
-        body.extend(_svg_sheet(view, p, tx, yy, thumb, None))
-    thumbs_end = ty + ((len(others) + 1) // 2) * (rows * thumb + 30) if others else panel_end
-    height = max(_PAD * 2 + 30 + board_h, thumbs_end + _PAD)
-    width = panel_x + panel_w
+    body = _svg_sheet(view, main, _PAD, _PAD + 30, _CELL, legal)
+    height = _PAD * 2 + 30 + board_h
+    width = max(_PAD * 2 + board_w, 300)
     out: list[str] = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
         f'class="board cat-sudoku" font-family="sans-serif" role="img" '
@@ -339,6 +329,36 @@ def render_svg(view: JsonDict) -> str:
     ]
     out.append("</svg>")
     return "".join(out)
+
+
+def render_panel(view: JsonDict) -> str:
+    """What goes beside the sheet (on a phone: below it): the dice to write, the Wild
+    Counter, scores, and the other players' sheets in small."""
+    sheet = view["sheet"]
+    rows = sheet["rows"]
+    main = _main_seat(view)
+    legal: list[str] = list(view["legal"]) if view["legal_for"] == main else []
+    names = view["players"]
+    others = [p for p in range(len(names)) if p != main]
+    panel_w = 340
+    body, panel_end = _panel(view, _PAD, _PAD, legal)
+    thumb = 10
+    ty = panel_end + 30
+    for k, p in enumerate(others):
+        tx = _PAD + (k % 2) * (panel_w / 2)
+        yy = ty + (k // 2) * (rows * thumb + 30)
+        body.append(
+            f'<text x="{tx}" y="{yy - 4}" font-size="12">{escape(names[p])}: '
+            f"{view['scores'][p]}</text>"
+        )
+        body.extend(_svg_sheet(view, p, tx, yy, thumb, None))
+    bottom = ty + ((len(others) + 1) // 2) * (rows * thumb + 30) if others else panel_end
+    width, height = panel_w + _PAD, bottom + _PAD
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0f} {height:.0f}" '
+        'class="panel cat-sudoku" font-family="sans-serif" role="img" '
+        'aria-label="dice, Wild Counter and scores">' + "".join(body) + "</svg>"
+    )
 
 
 def _panel(view: JsonDict, x0: float, y0: float, legal: list[str]) -> tuple[list[str], float]:
@@ -473,3 +493,40 @@ def _panel(view: JsonDict, x0: float, y0: float, legal: list[str]) -> tuple[list
         )
         y += 20
     return out, y
+
+
+#: What the board's symbols mean, for the legend beside the board: (the body of a
+#: 24x24 SVG icon, words).
+LEGEND: tuple[tuple[str, str], ...] = (
+    (
+        '<rect x="2" y="2" width="20" height="20" fill="#8a6f55"/>',
+        "Fur: a blocked square, nothing is written there",
+    ),
+    (
+        (
+            '<rect x="2" y="2" width="20" height="20" fill="#fff" stroke="#555"/>'
+            '<circle cx="12" cy="12" r="7" fill="none" stroke="#999" stroke-width="1.5"'
+            ' stroke-dasharray="3 2"/>'
+        ),
+        "A starting square: the first roll is written into these",
+    ),
+    (
+        (
+            '<rect x="2" y="2" width="20" height="20" fill="#e8e4da" stroke="#555"/>'
+            '<text x="12" y="17" text-anchor="middle" font-size="14" font-weight="bold"'
+            ' font-family="sans-serif">5</text>'
+        ),
+        "A printed number: it counts like a written one",
+    ),
+    (
+        (
+            '<rect x="2" y="2" width="20" height="20" fill="#fff" stroke="#555"/>'
+            '<text x="12" y="17" text-anchor="middle" font-size="14"'
+            ' font-family="sans-serif">3</text>'
+        ),
+        (
+            "A number you wrote. Repeats in a row or column segment are circled, and equal"
+            " numbers touching diagonally are linked: both cost points"
+        ),
+    ),
+)

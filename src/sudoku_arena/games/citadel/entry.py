@@ -4,8 +4,15 @@ from __future__ import annotations
 
 from sudoku_arena.core.entry import GameEntry
 from sudoku_arena.games.citadel.agents import AGENTS
+from sudoku_arena.games.citadel.figures import figures
 from sudoku_arena.games.citadel.game import Citadel
-from sudoku_arena.games.citadel.render import render_svg, render_text
+from sudoku_arena.games.citadel.render import (
+    LEGEND,
+    button_words,
+    render_panel,
+    render_svg,
+    render_text,
+)
 from sudoku_arena.games.citadel.search import search_hints
 
 ENTRY: GameEntry[Citadel] = GameEntry(
@@ -13,6 +20,10 @@ ENTRY: GameEntry[Citadel] = GameEntry(
     rules=Citadel,
     render_text=render_text,
     render_svg=render_svg,
+    legend=LEGEND,
+    render_panel=render_panel,
+    button_words=button_words,
     agents=AGENTS,
     search_hints=search_hints,
+    figures=figures,
 )

@@ -124,14 +124,23 @@ class Citadel(BaseGame[CitadelState, int]):
                 "board size in cells per side (CI-1)",
                 minimum=rules.MIN_SIZE,
                 maximum=rules.MAX_SIZE,
+                label="Board size",
             ),
-            ParamSpec("warrior_cap", int, 100, "most warriors on the board (CI-6)", minimum=1),
+            ParamSpec(
+                "warrior_cap",
+                int,
+                100,
+                "most warriors on the board (CI-6)",
+                minimum=1,
+                label="Warrior limit",
+            ),
             ParamSpec(
                 "cap_mode",
                 str,
                 "total",
                 "whether warrior_cap counts both players' warriors or each player's (CI-6)",
                 choices=("total", "per_player"),
+                label="Warrior limit counts",
             ),
             ParamSpec(
                 "control",
@@ -140,8 +149,11 @@ class Citadel(BaseGame[CitadelState, int]):
                 "entered: a citadel is held once entered; occupied: only while its "
                 "owner's warrior stands on it (CI-7)",
                 choices=("entered", "occupied"),
+                label="Citadel control",
             ),
-            ParamSpec("max_turns", int, 300, "turns before a draw (CI-9)", minimum=1),
+            ParamSpec(
+                "max_turns", int, 300, "turns before a draw (CI-9)", minimum=1, label="Turn limit"
+            ),
         ),
     )
 

@@ -144,7 +144,7 @@ def render_svg(view: JsonDict) -> str:
     """The Go board with citadels, walls and warriors; legal actions as click targets."""
     n = view["size"]
     board = (n - 1) * _U + 2 * _M
-    width, height = board + _PANEL, max(board, 420)
+    width, height = board, board
     warriors, citadels, _ = _index(view)
 
     def xy(name: str) -> tuple[float, float]:
@@ -186,6 +186,8 @@ def render_svg(view: JsonDict) -> str:
             f'fill="{_LIGHT[owner]}" stroke="{stroke}" stroke-width="3"{dash}>'
             f"<title>citadel {cell} ({who}{state})</title></rect>"
         )
+        if owner >= 0:  # the owner's shape in the corner, for eyes that mix the hues
+            out.append(_token(owner, x + h - 5, y - h + 5, 4.5, 'stroke="#fff" stroke-width="1"'))
     # Walls: the 2x2 block of cells around one square.
     for w in view["walls"]:
         x0, y1 = xy(w["cells"][0])  # lower-left cell
@@ -213,19 +215,38 @@ def render_svg(view: JsonDict) -> str:
             extra = ' stroke="#fff" stroke-width="1.5"'
         opacity = ' fill-opacity="0.65"' if w["spent"] else ""
         notes = (", has attacked" if w["spent"] else "") + (", besieged" if w["besieged"] else "")
-        out.append(
-            f'<circle cx="{x}" cy="{y}" r="{rad}" fill="{_FILL[p]}"{opacity}{extra}>'
-            f"<title>{view['players'][p]} warrior {cell}, strength {w['strength']}{notes}"
-            "</title></circle>"
-        )
+        title = f"{view['players'][p]} warrior {cell}, strength {w['strength']}{notes}"
+        out.append(_token(p, x, y, rad, f"{opacity.strip()}{extra}", title))
         out.append(
             f'<text x="{x}" y="{y + 5}" text-anchor="middle" font-size="14" '
             f'font-weight="bold" fill="#fff" pointer-events="none">{w["strength"]}</text>'
         )
     out.extend(_targets(view, xy))
-    out.extend(_panel(view, board + 10, _M))
     out.append("</svg>")
     return "".join(out)
+
+
+def _token(player: int, x: float, y: float, r: float, attrs: str, title: str = "") -> str:
+    """A player's piece: blue a circle, red a diamond, so the two sides differ in shape
+    as well as in hue (for colour-blind players)."""
+    tip = f"<title>{escape(title)}</title>" if title else ""
+    if player == 0:
+        return f'<circle cx="{x}" cy="{y}" r="{r}" fill="{_FILL[0]}" {attrs}>{tip}</circle>'
+    d = r * 1.2
+    points = f"{x},{y - d} {x + d},{y} {x},{y + d} {x - d},{y}"
+    return f'<polygon points="{points}" fill="{_FILL[player]}" {attrs}>{tip}</polygon>'
+
+
+def render_panel(view: JsonDict) -> str:
+    """What goes beside the board (on a phone: below it): turn, citadels and warriors,
+    credits, sieges, and the button that shows where walls can be built."""
+    body, bottom = _panel(view, 10, 24)
+    width, height = _PANEL, bottom + 10
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
+        'class="panel citadel" font-family="sans-serif" role="img" '
+        'aria-label="citadels, warriors and credits">' + "".join(body) + "</svg>"
+    )
 
 
 def _target(shape: str, attrs: str, title: str) -> str:
@@ -235,13 +256,36 @@ def _target(shape: str, attrs: str, title: str) -> str:
     )
 
 
+def _tries(view: JsonDict, xy: object) -> list[str]:
+    """Empty points that take no placement or recruit now carry ``data-try`` with that
+    action, so a click there asks the engine why not (drawn first: legal targets on top)."""
+    assert callable(xy)
+    n = view["size"]
+    warriors, citadels, walls = _index(view)
+    legal = set(view["legal"])
+    verb = "citadel " if view["phase"] == "setup" else "+"
+    out: list[str] = []
+    for row in range(1, n + 1):
+        for col in COLUMNS[:n]:
+            cell = f"{col}{row}"
+            action = verb + cell
+            if cell in warriors or cell in citadels or cell in walls or action in legal:
+                continue
+            x, y = xy(cell)
+            out.append(
+                f'<circle class="try" data-try="{action}" cx="{x}" cy="{y}" r="{_U * 0.45}" '
+                f'fill="#000" fill-opacity="0"><title>{cell}</title></circle>'
+            )
+    return out
+
+
 def _targets(view: JsonDict, xy: object) -> list[str]:
     assert callable(xy)
     to_move = view["to_move"][0] if view["to_move"] else None
     if to_move is None:
         return []
     color = _FILL[to_move]
-    out: list[str] = []
+    out: list[str] = _tries(view, xy)
     later: list[str] = []
     selectable: dict[str, list[str]] = {}
     for act in view["legal"]:
@@ -339,7 +383,7 @@ def _targets(view: JsonDict, xy: object) -> list[str]:
     return out + later
 
 
-def _panel(view: JsonDict, x0: float, y0: float) -> list[str]:
+def _panel(view: JsonDict, x0: float, y0: float) -> tuple[list[str], float]:
     players = view["players"]
     out: list[str] = []
     y = y0
@@ -365,7 +409,7 @@ def _panel(view: JsonDict, x0: float, y0: float) -> list[str]:
             f'<text x="{x0}" y="{y}" font-size="14" font-weight="bold">'
             f"{escape(view['outcome']['reason'].split(':')[0])}</text>"
         )
-        return out
+        return out, y
     y += 6
     if phase == "setup":
         text = f"place citadel {len(view['citadels']) + 1} of 9"
@@ -402,4 +446,57 @@ def _panel(view: JsonDict, x0: float, y0: float) -> list[str]:
             f"no liberties: {cells}</text>"
         )
         y += 18
-    return out
+    return out, y
+
+
+def button_words(action: str) -> tuple[str, str] | None:
+    """Words for ``end``, the one action with no place on the board (see ``GameEntry``)."""
+    if action == "end":
+        return "End turn", "Finish your turn; your opponent moves next"
+    return None
+
+
+#: What the board's symbols mean, for the legend beside the board: (the body of a
+#: 24x24 SVG icon, words).
+LEGEND: tuple[tuple[str, str], ...] = (
+    (
+        (
+            '<circle cx="12" cy="12" r="9" fill="#2f6fd6" stroke="#fff" stroke-width="1.5"/>'
+            '<text x="12" y="16" text-anchor="middle" font-size="11" font-weight="bold"'
+            ' fill="#fff" font-family="sans-serif">2</text>'
+        ),
+        "A blue warrior (a circle) and its strength",
+    ),
+    (
+        (
+            '<polygon points="12,1 23,12 12,23 1,12" fill="#d0392b" stroke="#fff"'
+            ' stroke-width="1.5"/>'
+            '<text x="12" y="16" text-anchor="middle" font-size="11" font-weight="bold"'
+            ' fill="#fff" font-family="sans-serif">1</text>'
+        ),
+        "A red warrior (a diamond) and its strength",
+    ),
+    (
+        (
+            '<rect x="3" y="3" width="18" height="18" rx="3" fill="#e6e2d8" stroke="#777"'
+            ' stroke-width="3"/>'
+        ),
+        "A citadel; held ones take their owner's colour and carry his shape in a corner",
+    ),
+    (
+        (
+            '<rect x="2" y="2" width="20" height="20" rx="3" fill="#6b6259" stroke="#2e2a26"'
+            ' stroke-width="2"/>'
+            '<text x="12" y="16" text-anchor="middle" font-size="11" fill="#f3efe8"'
+            ' font-family="sans-serif">2</text>'
+        ),
+        "A wall over four points, and its strength",
+    ),
+    (
+        (
+            '<circle cx="12" cy="12" r="9" fill="#2f6fd6" stroke="#111" stroke-width="3"'
+            ' stroke-dasharray="3 2"/>'
+        ),
+        "A dashed outline: besieged (no way out to a free point)",
+    ),
+)

@@ -134,6 +134,7 @@ class SudokuWarriors(BaseGame[SWState, int]):
                 "3 with three",
                 minimum=1,
                 maximum=9,
+                label="Provinces to win",
             ),
         ),
     )

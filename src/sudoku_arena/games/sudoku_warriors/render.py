@@ -151,7 +151,9 @@ def _text_status(view: JsonDict, paint: object) -> list[str]:
 # -- SVG ------------------------------------------------------------------------------------
 
 _CELL = 46
-_PAD = 34
+# The margin only holds the hilltop numbers: kept narrow so that on a phone's width a
+# cell, and the tap target of a hilltop, stays about 40 pixels wide.
+_PAD = 17
 _PANEL = 250
 
 
@@ -184,8 +186,8 @@ def render_svg(view: JsonDict) -> str:
     ``bid A``)."""
     players: list[str] = view["players"]
     board = 9 * _CELL
-    width = 2 * _PAD + board + _PANEL
-    height = max(2 * _PAD + board, 470)
+    width = 2 * _PAD + board
+    height = 2 * _PAD + board
     ox = oy = _PAD
     legal: list[str] = view["legal"]
     mover = view["to_move"][0] if view["to_move"] else None
@@ -243,20 +245,31 @@ def render_svg(view: JsonDict) -> str:
             f'stroke="{col}" stroke-width="{w}"/>'
         )
         out.append(
-            f'<text x="{ox + p}" y="{oy - 20}" text-anchor="middle" font-size="10" '
+            f'<text x="{ox + p + 6}" y="{oy - 6}" text-anchor="start" font-size="9" '
             f'fill="#777">{k}</text>'
         )
         out.append(
-            f'<text x="{ox - 22}" y="{oy + p + 4}" text-anchor="middle" '
-            f'font-size="10" fill="#777">{k}</text>'
+            f'<text x="{ox - 6}" y="{oy + p - 5}" text-anchor="end" '
+            f'font-size="9" fill="#777">{k}</text>'
         )
     out.extend(_battle_marks(view, ox, oy))
     out.extend(_hilltops(view, ox, oy, legal, mover_color))
     out.extend(_choice_targets(view, ox, oy, legal))
     out.extend(_bid_targets(view, ox, oy, legal, mover_color))
-    out.extend(_panel(view, ox + board + _PAD, oy))
     out.append("</svg>")
     return "".join(out)
+
+
+def render_panel(view: JsonDict) -> str:
+    """What goes beside the board (on a phone: below it): provinces won, the battle
+    being fought with its bids and reserves, and the battles due."""
+    body, bottom = _panel(view, 12, 20)
+    width, height = _PANEL, bottom + 12
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
+        'class="panel sudoku-warriors" font-family="sans-serif" role="img" '
+        'aria-label="provinces and battles">' + "".join(body) + "</svg>"
+    )
 
 
 def _hilltops(view: JsonDict, ox: int, oy: int, legal: list[str], mover_color: str) -> list[str]:
@@ -280,12 +293,19 @@ def _hilltops(view: JsonDict, ox: int, oy: int, legal: list[str], mover_color: s
             out.append(_titled_symbol(code, x, y, name))
         else:
             out.append(f'<circle cx="{x}" cy="{y}" r="2.5" fill="#777"/>')
+        if placing and not code and name not in legal_set:
+            out.append(
+                f'<circle class="try" data-try="{name}" cx="{x}" cy="{y}" r="23" fill="#000" '
+                f'fill-opacity="0"><title>hilltop {name}</title></circle>'
+            )
         if name in legal_set:
             out.append(
-                f'<circle class="target" data-action="{name}" cx="{x}" cy="{y}" r="11" '
-                f'fill="{mover_color}" fill-opacity="0.12" stroke="{mover_color}" '
-                f'stroke-opacity="0.5" stroke-width="1" style="cursor:pointer">'
-                f"<title>place on {name}</title></circle>"
+                # A ring to see, inside a hit area as wide as a cell to tap.
+                f'<g class="target" data-action="{name}" style="cursor:pointer">'
+                f'<circle cx="{x}" cy="{y}" r="23" fill="#000" fill-opacity="0"/>'
+                f'<circle cx="{x}" cy="{y}" r="10" fill="{mover_color}" fill-opacity="0.15" '
+                f'stroke="{mover_color}" stroke-opacity="0.6" stroke-width="1.5"/>'
+                f"<title>hilltop {name}: claim it</title></g>"
             )
     return out
 
@@ -401,7 +421,7 @@ def _bid_targets(view: JsonDict, ox: int, oy: int, legal: list[str], mover_color
     return out
 
 
-def _panel(view: JsonDict, x0: int, y0: int) -> list[str]:
+def _panel(view: JsonDict, x0: int, y0: int) -> tuple[list[str], int]:
     players: list[str] = view["players"]
     out: list[str] = []
     y = y0 + 4
@@ -476,4 +496,45 @@ def _panel(view: JsonDict, x0: int, y0: int) -> list[str]:
         out.append(
             f'<text x="{x0}" y="{y}" font-size="11" fill="#555">{escape(tail.strip()[:40])}</text>'
         )
-    return out
+    return out, y + 8
+
+
+def button_words(action: str) -> tuple[str, str] | None:
+    """Words for the bid actions that have no village to click (see ``GameEntry``)."""
+    if action == "yield":
+        return "Yield the province", "Withdraw from this battle; you cannot come back into it"
+    if action == "bid":
+        return "Add no village", "Stay in the battle with the bid you have"
+    return None
+
+
+#: What the board's symbols mean, for the legend beside the board: (the body of a
+#: 24x24 SVG icon, words).
+LEGEND: tuple[tuple[str, str], ...] = (
+    (
+        '<circle cx="12" cy="12" r="7" fill="#1f5fbf" stroke="#fff" stroke-width="2.5"/>',
+        "A hilltop held by a warrior of Circle",
+    ),
+    (
+        (
+            '<rect x="5" y="5" width="14" height="14" fill="#c0392b" stroke="#fff"'
+            ' stroke-width="2.5"/>'
+        ),
+        "A hilltop held by a warrior of Square (Triangle's are triangles)",
+    ),
+    (
+        '<path d="M6 6 L18 18 M18 6 L6 18" stroke="#333" stroke-width="3"/>',
+        "A crossed-out hilltop: dead for good, it counts for nobody",
+    ),
+    (
+        (
+            '<text x="12" y="17" text-anchor="middle" font-size="15"'
+            ' font-family="sans-serif">7</text>'
+        ),
+        "A village; its number is the resources it adds to a bid",
+    ),
+    (
+        ('<rect x="2" y="2" width="20" height="20" fill="none" stroke="#222" stroke-width="3"/>'),
+        "A province (thick lines): its last free hilltop starts a battle for it",
+    ),
+)

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from sudoku_arena.core.entry import GameEntry
 from sudoku_arena.games.sudokuhex.agents import AGENTS
+from sudoku_arena.games.sudokuhex.figures import figures
 from sudoku_arena.games.sudokuhex.game import SuDokuHex
-from sudoku_arena.games.sudokuhex.render import render_svg, render_text
+from sudoku_arena.games.sudokuhex.render import LEGEND, render_panel, render_svg, render_text
 from sudoku_arena.games.sudokuhex.search import search_hints
 
 ENTRY: GameEntry[SuDokuHex] = GameEntry(
@@ -13,6 +14,9 @@ ENTRY: GameEntry[SuDokuHex] = GameEntry(
     rules=SuDokuHex,
     render_text=render_text,
     render_svg=render_svg,
+    legend=LEGEND,
+    render_panel=render_panel,
     agents=AGENTS,
     search_hints=search_hints,
+    figures=figures,
 )

@@ -147,15 +147,15 @@ def _shrink(
 
 
 def render_svg(view: JsonDict) -> str:
-    """The board as SVG; every legal hex carries ``data-action`` with its name."""
+    """The board as SVG; every legal hex carries ``data-action`` with its name, every
+    other empty hex ``data-try`` (a click there asks the engine why not)."""
     half_w = math.sqrt(3) / 2 * _R
     ox = _PAD + half_w + (-_X_MIN) * half_w
     oy = _PAD + _R + (-_R_MIN) * 1.5 * _R
     board_w = (_X_MAX - _X_MIN) * half_w + 2 * half_w
     board_h = (_R_MAX - _R_MIN) * 1.5 * _R + 2 * _R
-    width = _PAD * 3 + board_w + _PANEL
-    panel, panel_bottom = _panel(view, _PAD * 2 + board_w, _PAD)
-    height = max(_PAD * 2 + board_h, panel_bottom + _PAD)
+    width = _PAD * 2 + board_w
+    height = _PAD * 2 + board_h
     board = view["board"]
     starts = set(view["start"])
     legal = set(view["legal"])
@@ -217,6 +217,12 @@ def render_svg(view: JsonDict) -> str:
                 f'<text x="{cx:.1f}" y="{cy + 4:.1f}" text-anchor="middle" font-size="11" '
                 f'fill="#8a8270" pointer-events="none">{name}</text>'
             )
+        if name not in legal and not v:
+            out.append(
+                f'<polygon class="try" data-try="{name}" '
+                f'points="{_poly(_shrink(corners, cx, cy, 0.92))}" fill="#000" '
+                f'fill-opacity="0"><title>{name}</title></polygon>'
+            )
         if name in legal:
             pts = points_at(board, i)
             out.append(
@@ -226,9 +232,20 @@ def render_svg(view: JsonDict) -> str:
                 f'style="cursor:pointer"><title>put your {view["hand"]} on {name}: '
                 f"{pts} point{'s' if pts != 1 else ''}</title></polygon>"
             )
-    out.extend(panel)
     out.append("</svg>")
     return "".join(out)
+
+
+def render_panel(view: JsonDict) -> str:
+    """What goes beside the board (on a phone: below it): the scoring track, hands,
+    the pile and whose turn it is."""
+    body, bottom = _panel(view, _PAD, _PAD)
+    width, height = _PANEL + _PAD, bottom + _PAD
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0f} {height:.0f}" '
+        'class="panel sudokuhex" font-family="sans-serif" role="img" '
+        'aria-label="scores, hands and the pile">' + "".join(body) + "</svg>"
+    )
 
 
 def _panel(view: JsonDict, x0: float, y0: float) -> tuple[list[str], float]:
@@ -342,3 +359,40 @@ def _wrap(text: str, width: int) -> list[str]:
     if line:
         lines.append(line)
     return lines
+
+
+#: What the board's symbols mean, for the legend beside the board: (the body of a
+#: 24x24 SVG icon, words).
+LEGEND: tuple[tuple[str, str], ...] = (
+    (
+        (
+            '<polygon points="12,2 21,7 21,17 12,22 3,17 3,7" fill="#4a4a4a"/>'
+            '<text x="12" y="16" text-anchor="middle" font-size="11" font-weight="bold"'
+            ' fill="#fff" font-family="sans-serif">4</text>'
+        ),
+        "A starting tile: it belongs to nobody",
+    ),
+    (
+        (
+            '<polygon points="12,2 21,7 21,17 12,22 3,17 3,7" fill="#fffaf0"'
+            ' stroke="#6b6354" stroke-width="1.5"/>'
+            '<text x="12" y="16" text-anchor="middle" font-size="11" font-weight="bold"'
+            ' font-family="sans-serif">6</text>'
+        ),
+        "A placed tile",
+    ),
+    (
+        (
+            '<polygon points="12,2 21,7 21,17 12,22 3,17 3,7" fill="#fffaf0"'
+            ' stroke="#c0392b" stroke-width="3"/>'
+        ),
+        "The tile placed last",
+    ),
+    (
+        (
+            '<polygon points="12,2 21,7 21,17 12,22 3,17 3,7" fill="#f6e3c6"'
+            ' stroke="#5a5245" stroke-width="3"/>'
+        ),
+        "A honeycomb: hexes of one colour inside a thick border",
+    ),
+)

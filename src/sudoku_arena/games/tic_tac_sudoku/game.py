@@ -102,7 +102,14 @@ class TicTacSudoku(BaseGame[TTSState, int]):
         params=(
             players_param(2, 2, 2),
             grid_param(),
-            ParamSpec("target", int, 13, "points that win at once (TTS-7)", minimum=1),
+            ParamSpec(
+                "target",
+                int,
+                13,
+                "points that win at once (TTS-7)",
+                minimum=1,
+                label="Points to win",
+            ),
         ),
     )
 

@@ -73,14 +73,15 @@ def render_text(view: JsonDict, *, color: bool = False) -> str:
 # -- SVG -------------------------------------------------------------------------------------
 
 _CELL = 48
-_PAD = 24
+_PAD = 8
 _COLORS = {"circle": "#1f5fbf", "square": "#c0392b"}
 
 
 def render_svg(view: JsonDict) -> str:
-    """The board as SVG; each legal space carries ``data-action`` with its cell name."""
+    """The board as SVG; each legal space carries ``data-action`` with its cell name, every
+    other space ``data-try`` (a click there asks the engine why it is not playable)."""
     board = 9 * _CELL
-    width = _PAD * 3 + board + 190
+    width = _PAD * 2 + board
     height = _PAD * 2 + board
     legal = set(view["legal"])
     to_move = view["to_move"][0] if view["to_move"] else None
@@ -131,12 +132,19 @@ def render_svg(view: JsonDict) -> str:
                     f'stroke="{color}" stroke-width="3"><title>{name} {escape(code)}</title>'
                     "</rect>"
                 )
+        where = f"row {r + 1}, column {c + 1}"
         if name in legal:
             out.append(
                 f'<rect class="target" data-action="{name}" x="{x}" y="{y}" width="{_CELL}" '
                 f'height="{_CELL}" fill="{mover_color}" fill-opacity="0.12" '
                 f'stroke="{mover_color}" stroke-width="2" style="cursor:pointer">'
-                f"<title>place on {name}</title></rect>"
+                f"<title>{where}: play here</title></rect>"
+            )
+        else:
+            # Not playable now: a click asks the engine why (the page shows its reason).
+            out.append(
+                f'<rect class="try" data-try="{name}" x="{x}" y="{y}" width="{_CELL}" '
+                f'height="{_CELL}" fill="#000" fill-opacity="0"><title>{where}</title></rect>'
             )
     for k in range(4):
         p = k * 3 * _CELL
@@ -148,12 +156,22 @@ def render_svg(view: JsonDict) -> str:
             f'<line x1="{ox}" y1="{oy + p}" x2="{ox + board}" y2="{oy + p}" stroke="#222" '
             f'stroke-width="3"/>'
         )
-    out.extend(_side_panel(view, ox + board + _PAD, oy))
     out.append("</svg>")
     return "".join(out)
 
 
-def _side_panel(view: JsonDict, x0: int, y0: int) -> list[str]:
+def render_panel(view: JsonDict) -> str:
+    """What goes beside the board (on a phone: below it): the map, scores, target."""
+    body, bottom = _side_panel(view, _PAD, _PAD)
+    width, height = 220, bottom + _PAD
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
+        f'class="panel tic-tac-sudoku" font-family="sans-serif" role="img" '
+        f'aria-label="map and scores">' + "".join(body) + "</svg>"
+    )
+
+
+def _side_panel(view: JsonDict, x0: int, y0: int) -> tuple[list[str], int]:
     out: list[str] = []
     m = 40
     out.append(f'<text x="{x0}" y="{y0 + 14}" font-size="16" font-weight="bold">Map</text>')
@@ -189,4 +207,36 @@ def _side_panel(view: JsonDict, x0: int, y0: int) -> list[str]:
             f'<text x="{x0}" y="{y}" font-size="14" font-weight="bold">'
             f"{escape(view['outcome']['reason'].split(':')[0])}</text>"
         )
-    return out
+    return out, y + 10
+
+
+#: What the board's symbols mean, for the legend beside the board: (the body of a
+#: 24x24 SVG icon, words).
+LEGEND: tuple[tuple[str, str], ...] = (
+    (
+        '<circle cx="12" cy="12" r="8" fill="none" stroke="#1f5fbf" stroke-width="3"/>',
+        (
+            "Circle's open symbol, the last he placed: his next goes on a number one below,"
+            " the same or one above the number under it"
+        ),
+    ),
+    (
+        '<circle cx="12" cy="12" r="8" fill="#1f5fbf" stroke="#1f5fbf" stroke-width="3"/>',
+        "Circle's earlier symbols, filled in: still his for scoring",
+    ),
+    (
+        (
+            '<rect x="4" y="4" width="16" height="16" fill="none" stroke="#c0392b"'
+            ' stroke-width="3"/>'
+        ),
+        "Square's symbols, open and filled, the same way",
+    ),
+    (
+        '<path d="M5 5 L19 19 M19 5 L5 19" stroke="#555" stroke-width="3"/>',
+        "Crossed out by the centre rule: occupied, and nobody's",
+    ),
+    (
+        '<rect x="2" y="2" width="20" height="20" fill="#fff6c2" stroke="#999"/>',
+        "Where the player on turn may play",
+    ),
+)

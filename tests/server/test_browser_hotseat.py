@@ -1,0 +1,86 @@
+"""Hidden hands on one screen: a hot-seat SuDokuHex page never shows the tile of a player
+who is not on turn. Two stored games identical except the waiting player's tile give
+the same page, word for word and drawing for drawing; the mover's own tile is shown."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import secrets
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from arena_helpers import LiveServer, create
+
+from services import chromium
+from sudoku_arena.server import ServerConfig
+from sudoku_arena.server.live import LiveGame
+from sudoku_arena.server.storage import CreateGame
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    with chromium() as b:
+        yield b
+
+
+def _page(browser: Any, url: str) -> tuple[str, str]:
+    """What the device shows once the player on turn has taken it: the page's text,
+    and every drawing's text (board and panel)."""
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(url)
+    page.wait_for_selector("#cover-show:visible")
+    cover = page.locator("#cover-text").inner_text()
+    page.click("#cover-show")
+    page.wait_for_selector("#board svg")
+    page.wait_for_selector("#game-panel svg")
+    text: str = page.locator("body").inner_text()
+    drawings: str = page.evaluate(
+        "() => Array.from(document.querySelectorAll('svg')).map((s) => s.textContent).join('|')"
+    )
+    page.close()
+    return cover + "\n" + text, drawings
+
+
+def _named(text: str, game_id: str) -> str:
+    return re.sub(r"Commitment: \S+", "Commitment: C", text.replace(game_id, "ID"))
+
+
+def test_a_hot_seat_page_hides_the_waiting_players_tile(sqlite_url: str, browser: Any) -> None:
+    config = ServerConfig(database_url=sqlite_url, bot_workers=0, bot_delay=0.0)
+    with LiveServer(config) as server:
+        made = create(server.url, game="sudokuhex", mode="hotseat", params={"players": 2})
+        storage = server.arena.storage
+        row = storage.load_game(made["id"])
+        live = LiveGame(row)
+        mover = live.to_move()[0]
+        waiting = 1 - mover
+        # The waiting player's draw, replaced by another number in a twin game.
+        i = next(
+            k
+            for k, e in enumerate(live.log)
+            if e.actor is None
+            and e.action.startswith("draw ")
+            and live.game.view(live.states[k + 1], waiting)["hand"] is not None
+            and live.game.view(live.states[k], waiting)["hand"] is None
+        )
+        tile = int(live.log[i].action.split()[1])
+        other = 1 + tile % 7
+        actions = list(row.actions)
+        actions[i] = (i, None, f"draw {other}")
+        twin_id = "twin" + secrets.token_hex(4)
+        twin = dataclasses.replace(row, id=twin_id, actions=actions)
+        assert LiveGame(twin).game.view(LiveGame(twin).state, waiting)["hand"] == other
+        storage.write_sync(CreateGame(twin))
+        token = "t=" + ".".join(s["token"] for s in made["seats"])
+        first = _page(browser, f"{server.url}/play/{made['id']}#{token}")
+        second = _page(browser, f"{server.url}/play/{twin_id}#{token}")
+        # The game's address and its commitment name the game, not the hands.
+        commitment = made["game"]["commitment"][:16]
+        assert commitment in first[0]
+        first = tuple(_named(t, made["id"]) for t in first)
+        second = tuple(_named(t, twin_id) for t in second)
+        assert first == second
+        mine = live.game.view(live.state, mover)["hand"]
+        assert "Your tile" in first[1] and str(mine) in first[1]
