@@ -7,7 +7,7 @@ python3 -m venv .venv
 # pip's notes about this machine's optional local package folders are noise here.
 quiet() { "$@" 2>&1 | { grep -v "^WARNING: Location" || true; }; return "${PIPESTATUS[0]}"; }
 quiet .venv/bin/python -m pip install -q --upgrade pip
-quiet .venv/bin/python -m pip install -q -e '.[dev]'
+quiet .venv/bin/python -m pip install -q -e '.[dev,print]'
 # axe-core for the accessibility audit (from npm; without npm that test skips, in CI fails).
 if command -v npm >/dev/null 2>&1; then
   npm ci --prefix tests/axe --silent --no-audit --no-fund 2>&1 | { grep -v "Unknown user config" || true; }
@@ -17,4 +17,9 @@ fi
 .venv/bin/mypy --strict src/sudoku_arena
 .venv/bin/python scripts/count_any.py | tail -1
 .venv/bin/lint-imports --no-cache
-.venv/bin/python -m pytest -n 2 "$@"
+# Tests that need PostgreSQL, Redis or chromium skip with a one-line reason (-rs lists
+# them) when these are missing; SUDOKU_ARENA_REQUIRE_SERVICES=1 (set by .ci/run) makes
+# them fail instead. ARENA_TEST_PG and ARENA_TEST_REDIS point at other servers.
+echo "Services: PostgreSQL ${ARENA_TEST_PG:-127.0.0.1:5432}, Redis ${ARENA_TEST_REDIS:-127.0.0.1:6379}," \
+  "chromium ${SUDOKU_ARENA_CHROMIUM:-/usr/bin/chromium} (tests needing one skip when it is absent)"
+.venv/bin/python -m pytest -n 2 -rs "$@"

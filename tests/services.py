@@ -13,10 +13,15 @@ import socket
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 
-CHROMIUM = "/usr/bin/chromium"
+#: Where the services are (the environment may point elsewhere, or at nothing to try
+#: the skips: ``ARENA_TEST_PG=postgresql://x@127.0.0.1:1/x``).
+PG_URL = os.environ.get("ARENA_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
+REDIS_URL = os.environ.get("ARENA_TEST_REDIS", "redis://127.0.0.1:6379/0")
+CHROMIUM = os.environ.get("SUDOKU_ARENA_CHROMIUM", "/usr/bin/chromium")
 #: Chromium flags for this machine's closed network (no background connections).
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -52,16 +57,23 @@ def reachable(host: str, port: int, timeout: float = 0.5) -> bool:
         return False
 
 
+def _host_port(url: str, default_port: int) -> tuple[str, int]:
+    parts = urlsplit(url)
+    return parts.hostname or "127.0.0.1", parts.port or default_port
+
+
 def require_chromium() -> None:
-    require("chromium", os.path.exists(CHROMIUM), "apt-get install chromium")
+    require(f"chromium at {CHROMIUM}", os.path.exists(CHROMIUM), "apt-get install chromium")
 
 
 def require_postgres() -> None:
-    require("PostgreSQL at 127.0.0.1:5432", reachable("127.0.0.1", 5432))
+    host, port = _host_port(PG_URL, 5432)
+    require(f"PostgreSQL at {host}:{port}", reachable(host, port), "or set ARENA_TEST_PG")
 
 
 def require_redis() -> None:
-    require("Redis at 127.0.0.1:6379", reachable("127.0.0.1", 6379))
+    host, port = _host_port(REDIS_URL, 6379)
+    require(f"Redis at {host}:{port}", reachable(host, port), "or set ARENA_TEST_REDIS")
 
 
 @contextmanager

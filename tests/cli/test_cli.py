@@ -58,7 +58,9 @@ def test_replay_shows_a_game(tmp_path: Path) -> None:
     out = tmp_path / "g.jsonl"
     runner.invoke(app, ["selfplay", "tic-tac-sudoku", "--games", "1", "--out", str(out)])
     result = runner.invoke(app, ["replay", str(out)])
-    assert result.exit_code == 0 and "0.1:" in result.output and "wins" in result.output
+    text = result.output
+    assert result.exit_code == 0 and "0.1:" in text and "wins" in text
+    assert "scores: Circle " in text and ".0," not in text  # names and exact scores
 
 
 def test_play_against_a_bot_with_bad_input_undo_and_quit(fixed_grid: str) -> None:
@@ -84,9 +86,9 @@ def test_play_against_a_bot_with_bad_input_undo_and_quit(fixed_grid: str) -> Non
     assert "take back your last action" in out  # help
     assert "centre box b5" in out  # r5c5 refused with the rule
     assert "is not a cell" in out  # nonsense refused
-    assert "undone: square (greedy): " in out and "; circle (human): r1c1" in out
-    assert out.count("circle (human): r1c1") == 3  # played, undone, played again
-    assert "nothing to undo" in out
+    assert "undone: Square (greedy): " in out and "; Circle (human): r1c1" in out
+    assert out.count("Circle (human): r1c1") == 3  # played, undone, played again
+    assert "nothing to undo for Circle" in out  # the seat's name, not "seat 0"
     assert "game left unfinished" in out
 
 

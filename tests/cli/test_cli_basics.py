@@ -1,14 +1,11 @@
 """The command line's first impressions: version, short help, a list that fits 80
-columns, one game's options, a port that exists."""
+columns, one game's options."""
 
 from __future__ import annotations
 
 import os
 import subprocess
 import sys
-from pathlib import Path
-
-import pytest
 
 from sudoku_arena.core.registry import registered_games
 
@@ -55,31 +52,3 @@ def test_list_game_shows_its_options() -> None:
         assert name in result.stdout
     bad = run("list", "chess")
     assert bad.returncode != 0 and "chess" in bad.stderr and "Traceback" not in bad.stderr
-
-
-@pytest.mark.parametrize("port", ["0", "99999"])
-def test_serve_refuses_a_port_that_does_not_exist(port: str) -> None:
-    result = run("serve", "--port", port)
-    assert result.returncode == 2 and "--port" in result.stderr
-
-
-@pytest.mark.parametrize(
-    ("args", "words"),
-    [
-        (("--database-url", "nosuch://x"), "cannot connect"),
-        (("--database-url", "sqlite:////no/such/folder/a.sqlite3"), "does not exist"),
-        (("--database-url", "postgresql://nobody@127.0.0.1:1/x"), "cannot connect"),
-        (("--redis-url", "redis://127.0.0.1:1"), "cannot reach Redis"),
-    ],
-)
-def test_serve_says_in_one_line_what_it_cannot_use(
-    tmp_path: Path, args: tuple[str, ...], words: str
-) -> None:
-    given = args[1]  # the user's own value, echoed literally
-    if "--redis-url" in args:
-        args = ("--database-url", f"sqlite:///{tmp_path}/a.sqlite3", *args)
-    result = run("serve", "--port", "1", *args)
-    assert result.returncode == 2
-    lines = [line for line in result.stderr.splitlines() if line.strip()]
-    assert len(lines) == 1 and words in lines[0] and "Traceback" not in result.stderr
-    assert given in lines[0]

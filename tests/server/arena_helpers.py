@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import socket
 import subprocess
 import sys
@@ -17,10 +16,12 @@ import httpx
 import uvicorn
 from websockets.sync.client import ClientConnection, connect
 
+import services
 from sudoku_arena.server import ServerConfig, create_app
 
-PG_BASE = os.environ.get("ARENA_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
-REDIS_URL = os.environ.get("ARENA_TEST_REDIS", "redis://127.0.0.1:6379/0")
+#: The services the multi-process tests use (see tests/services.py).
+PG_BASE = services.PG_URL
+REDIS_URL = services.REDIS_URL
 
 
 def free_port() -> int:

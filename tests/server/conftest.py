@@ -15,6 +15,8 @@ from sudoku_arena.server import ServerConfig
 sys.path.insert(0, str(Path(__file__).parent))
 from arena_helpers import PG_BASE, LiveServer
 
+from services import require_postgres
+
 
 @pytest.fixture
 def sqlite_url(tmp_path: Path) -> str:
@@ -26,6 +28,7 @@ def pg_url() -> Iterator[str]:
     """A fresh schema in the PostgreSQL test database, dropped afterwards."""
     from sqlalchemy import create_engine, text
 
+    require_postgres()  # skips with the reason, or fails under REQUIRE_SERVICES=1
     schema = "arena_t_" + secrets.token_hex(6)
     base = PG_BASE.replace("postgresql://", "postgresql+psycopg://", 1)
     engine = create_engine(base)

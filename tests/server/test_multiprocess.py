@@ -9,8 +9,11 @@ import secrets
 import httpx
 from arena_helpers import REDIS_URL, Player, ServerProcess, create
 
+from services import require_redis
+
 
 def test_two_processes_share_games_through_postgresql_and_redis(pg_url: str) -> None:
+    require_redis()
     channel = "arena-test-" + secrets.token_hex(4)
     extra = ("--redis-url", REDIS_URL, "--channel", channel, "--bot-workers", "0")
     a = ServerProcess(pg_url, *extra)

@@ -11,6 +11,7 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
+from sudoku_arena.cli.words import clip_quotes
 from sudoku_arena.core.errors import ArenaError, InvalidParameterError
 from sudoku_arena.core.match import load_seeded
 from sudoku_arena.core.params import parse_param_text
@@ -49,8 +50,9 @@ def _main(
 
 def fail(message: str, code: int = 2) -> NoReturn:
     """Print ``message`` as an error and exit with ``code``."""
-    # The message often quotes the user's own text: never read it as Rich markup.
-    err_console.print(Text.assemble(("error: ", "bold red"), message), soft_wrap=True)
+    # The message often quotes the user's own text: never read it as Rich markup, and
+    # cut a long quoted echo short.
+    err_console.print(Text.assemble(("error: ", "bold red"), clip_quotes(message)), soft_wrap=True)
     raise typer.Exit(code)
 
 

@@ -2,18 +2,40 @@
 
 from __future__ import annotations
 
+import sys
+
+import typer
+from rich.text import Text
+
 # Each module registers its commands on import.
 import sudoku_arena.cli.basic
 import sudoku_arena.cli.play
+import sudoku_arena.cli.printing
 import sudoku_arena.cli.records
 import sudoku_arena.cli.serve
 import sudoku_arena.cli.tournament  # noqa: F401
-from sudoku_arena.cli.app import app
+from sudoku_arena.cli.app import app, err_console
 
 
 def main() -> None:
-    """Run the command line."""
-    app()
+    """Run the command line.
+
+    A command line that does not parse (an unknown option, a value of the wrong kind)
+    is one line on stderr, like every other refusal, instead of a framed usage box.
+    """
+    try:
+        code = app(standalone_mode=False)
+    except typer.TyperException as exc:  # a usage error from the command-line parser
+        ctx = getattr(exc, "ctx", None)
+        hint = f" (see '{ctx.command_path} -h')" if ctx is not None else ""
+        err_console.print(
+            Text.assemble(("error: ", "bold red"), exc.format_message() + hint), soft_wrap=True
+        )
+        sys.exit(exc.exit_code)
+    except typer.Abort:
+        err_console.print(Text("aborted"))
+        sys.exit(130)
+    sys.exit(code if isinstance(code, int) else 0)
 
 
 if __name__ == "__main__":

@@ -24,6 +24,7 @@ from sudoku_arena.cli.app import (
     parse_players,
     read_text_param,
 )
+from sudoku_arena.cli.words import exact, seat_name
 from sudoku_arena.core.errors import ArenaError, RecordError
 from sudoku_arena.core.match import Match
 from sudoku_arena.core.record import Record, replay, scan_records, write_records
@@ -143,34 +144,43 @@ def replay_cmd(
 
 
 def _verify_file(file: Path) -> None:
-    """Verify every record of ``file``; report each bad one; exit 1 if any failed."""
+    """Verify every record of ``file``; exit 1 if any failed.
+
+    Each bad record is one line on stderr (``FILE: line 3: ...``); the summary goes to
+    stdout, so a file with one bad record gives exactly one line on stderr.
+    """
     good = bad = draws = 0
+
+    def report(lineno: int, message: str) -> None:
+        err_console.print(Text(f"{file}: line {lineno}: {message}"), soft_wrap=True)
+
     for lineno, item in scan_records(file):
         if isinstance(item, RecordError):
             bad += 1
-            err_console.print(f"line {lineno}: not a record: {item}", markup=False, soft_wrap=True)
+            report(lineno, f"not a record: {item}")
             continue
         try:
             done = verify_record(item)
         except (RecordError, ArenaError) as exc:
             bad += 1
-            err_console.print(f"line {lineno} ({item.game}): {exc}", markup=False, soft_wrap=True)
+            report(lineno, f"({item.game}) {exc}")
             continue
         good += 1
         draws += done.chance_checked
         for note in done.notes:
-            console.print(f"line {lineno} ({item.game}): note: {note}", markup=False)
+            console.print(Text(f"{file}: line {lineno}: ({item.game}) note: {note}"))
     total = good + bad
-    summary = (
-        f"{total} record(s): {good} verified, {bad} failed; "
-        f"{draws} chance draw(s) checked against their revealed secrets"
+    if not total:
+        fail(f"{file}: no records in it", code=1)
+    console.print(
+        Text(
+            f"{total} record(s): {good} verified, {bad} failed; "
+            f"{draws} chance draw(s) checked against their revealed secrets"
+        ),
+        soft_wrap=True,
     )
-    if bad or not total:
-        err_console.print(
-            summary if total else f"{file}: no records in it", markup=False, soft_wrap=True
-        )
+    if bad:
         raise typer.Exit(1)
-    console.print(summary, markup=False, soft_wrap=True)
 
 
 def _show_record(rec: Record) -> None:
@@ -188,4 +198,8 @@ def _show_record(rec: Record) -> None:
         Text.from_ansi(entry_of(game).render_text(game.view(states[-1], None), color=True))
     )
     if rec.outcome is not None:
-        console.print(Text(f"{rec.outcome.reason}; scores {list(rec.outcome.scores)}"))
+        names = game.view(states[-1], None).get("players") or []
+        scores = ", ".join(
+            f"{seat_name(names, q)} {exact(x)}" for q, x in enumerate(rec.outcome.scores)
+        )
+        console.print(Text(f"{rec.outcome.reason}; scores: {scores}"))

@@ -14,10 +14,10 @@ from sudoku_arena.cli.app import app, console, fail
 
 def _preflight(database_url: str, redis_url: str | None) -> None:
     """Fail at once, in one line, when the database or Redis cannot be used (rather than
-    with a traceback from inside the server, or after a long time-out)."""
-    from sqlalchemy import create_engine
+    with a traceback from inside the server, or after a long time-out). Creates nothing:
+    a SQLite file that does not exist yet is left for the server to create."""
     from sqlalchemy.engine import make_url
-    from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+    from sqlalchemy.exc import ArgumentError
 
     from sudoku_arena.server.storage import normalise_url
 
@@ -29,14 +29,38 @@ def _preflight(database_url: str, redis_url: str | None) -> None:
             f"--database-url {database_url}: not a database URL; allowed: "
             "sqlite:///FILE or postgresql://user@host/db"
         )
+    connect = True
     if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
-        folder = Path(parsed.database).resolve().parent
+        path = Path(parsed.database)
+        folder = path.resolve().parent
+        if path.is_dir():
+            fail(f"--database-url {database_url}: {path} is a folder; give a file name")
         if not folder.is_dir():
             fail(f"--database-url {database_url}: the folder {folder} does not exist")
         if not os.access(folder, os.W_OK):
             fail(f"--database-url {database_url}: the folder {folder} is not writable")
+        connect = path.exists()  # connecting would create the file
+    if redis_url:
+        _check_redis(redis_url)
+    if connect:
+        _check_database(database_url, url, parsed.get_backend_name())
+
+
+def _check_redis(redis_url: str) -> None:
+    import redis
+
     try:
-        args = {"connect_timeout": 5} if parsed.get_backend_name() == "postgresql" else {}
+        redis.Redis.from_url(redis_url, socket_connect_timeout=3, socket_timeout=3).ping()
+    except (redis.RedisError, ValueError, OSError) as exc:
+        fail(f"--redis-url {redis_url}: cannot reach Redis: {exc}")
+
+
+def _check_database(database_url: str, url: str, backend: str) -> None:
+    from sqlalchemy import create_engine
+    from sqlalchemy.exc import SQLAlchemyError
+
+    try:
+        args = {"connect_timeout": 5} if backend == "postgresql" else {}
         engine = create_engine(url, connect_args=args)
         with engine.connect():
             pass
@@ -44,13 +68,6 @@ def _preflight(database_url: str, redis_url: str | None) -> None:
     except (SQLAlchemyError, ImportError, ValueError) as exc:
         reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
         fail(f"--database-url {database_url}: cannot connect: {reason}")
-    if redis_url:
-        import redis
-
-        try:
-            redis.Redis.from_url(redis_url, socket_connect_timeout=3, socket_timeout=3).ping()
-        except (redis.RedisError, ValueError, OSError) as exc:
-            fail(f"--redis-url {redis_url}: cannot reach Redis: {exc}")
 
 
 _UNITS = {"s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0}
@@ -79,7 +96,7 @@ def parse_period(text: str) -> float | None:
 @app.command()
 def serve(
     host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(min=1, max=65535, help="port to listen on (1-65535)")] = 8000,
+    port: Annotated[int, typer.Option(help="port to listen on (1-65535)")] = 8000,
     database_url: Annotated[
         str,
         typer.Option(help="SQLAlchemy URL: sqlite:///FILE (default) or postgresql://user@host/db"),
@@ -122,6 +139,8 @@ def serve(
 
     from sudoku_arena.server import ServerConfig, create_app
 
+    if not 1 <= port <= 65535:
+        fail(f"--port {port}: no such port; allowed: 1-65535")
     try:
         abandon_seconds = parse_period(abandon_after)
     except ValueError as exc:

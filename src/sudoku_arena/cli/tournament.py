@@ -102,8 +102,11 @@ def tournament(
         def advance(_: GameResult) -> None:
             progress.advance(task)
 
+        error: ArenaError | None = None
         try:
             results = run_games(todo, workers=workers, on_result=advance)
         except ArenaError as exc:
-            fail(str(exc))
+            error = exc
+    if error is not None:  # said once the progress bar is gone, not under it
+        fail(str(error))
     print_summary(summarise(game, names, results), solo=len(names) == 1)

@@ -76,6 +76,7 @@ from sudoku_arena.server.pages import (
     rules_page,
     web_file,
 )
+from sudoku_arena.server.printing import router as printing_router
 from sudoku_arena.server.seating import SEAT_ELSEWHERE
 from sudoku_arena.server.sockets import serve_socket
 from sudoku_arena.server.storage import Storage
@@ -764,6 +765,7 @@ def create_app(config: ServerConfig | None = None, *, arena: Arena | None = None
             }
         )
 
+    app.include_router(printing_router)  # print and play: sheets and games as PDF
     app.add_middleware(GZipMiddleware, minimum_size=2048)
     app.add_middleware(BodyLimit, limit=cfg.max_body)
     return app

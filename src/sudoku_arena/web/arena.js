@@ -188,6 +188,15 @@
     };
     sel.addEventListener("change", () => selectGame(sel.value));
     $("f-players").addEventListener("change", renderSeats);
+    // The sheet of the game as chosen: its player count and the options filled in.
+    $("f-print").addEventListener("click", () => {
+      const q = new URLSearchParams({ players: $("f-players").value });
+      for (const i of $("f-params").querySelectorAll("[data-param]")) {
+        const v = i.dataset.kind === "bool" ? String(i.checked) : i.value.trim();
+        if (v) q.set(i.dataset.param, v);
+      }
+      $("f-print").href = `/print/${encodeURIComponent(sel.value)}?${q}`;
+    });
     const wanted = new URLSearchParams(location.search).get("game");
     selectGame(wanted && byId[wanted] ? wanted : games[0] && games[0].id);
 
@@ -278,6 +287,7 @@
     $("watch-link").href = `/play/${gameId}`;
     $("watch-link").textContent = `${location.origin}/play/${gameId}`;
     $("replay-link").href = `/replay/${gameId}`;
+    $("print-link").href = `/api/matches/${gameId}/print`;
 
     // -- seats and links: claimed by this device, invites, another device ------------------
 
@@ -978,6 +988,7 @@
     const slider = $("r-slider");
     slider.max = String(total);
     $("r-record").href = `/api/matches/${gameId}/record`;
+    $("r-print").href = `/api/matches/${gameId}/print`;
     const seats = info.seats;
     const out = record.outcome;
     if (out) {

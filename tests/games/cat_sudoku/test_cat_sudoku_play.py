@@ -19,7 +19,7 @@ from sudoku_arena.core.errors import IllegalActionError, NotationError, StateFor
 from sudoku_arena.core.match import Match
 from sudoku_arena.games.cat_sudoku.agents import GreedyAgent
 from sudoku_arena.games.cat_sudoku.game import NUM_ACTIONS, WILD, WRITE
-from sudoku_arena.games.cat_sudoku.render import render_svg, render_text
+from sudoku_arena.games.cat_sudoku.render import render_panel, render_svg, render_text
 from sudoku_arena.testing import check_game
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -114,10 +114,11 @@ def _writing_state() -> tuple:
 
 def test_svg_offers_two_click_writing() -> None:
     game, s = _writing_state()
-    svg = render_svg(game.view(s, 0))
-    root = ET.fromstring(svg)
-    assert root.tag.endswith("svg") and root.get("viewBox")
-    selects = {el.get("data-select") for el in root.iter() if el.get("data-select")}
+    view = game.view(s, 0)
+    root = ET.fromstring(render_svg(view))
+    panel = ET.fromstring(render_panel(view))  # the dice to choose from sit beside the sheet
+    assert root.tag.endswith("svg") and root.get("viewBox") and panel.get("viewBox")
+    selects = {el.get("data-select") for el in panel.iter() if el.get("data-select")}
     assert selects == {"1", "2", "3", "4", "5", "6"}  # two wild dice: every value
     actions = {
         el.get("data-action"): el.get("data-from") for el in root.iter() if el.get("data-action")
@@ -129,6 +130,7 @@ def test_svg_offers_two_click_writing() -> None:
             assert "target" in (el.get("class") or "") and el.find("{*}title") is not None
     # Penalised squares are circled: r1c1, r1c2, r2c1 repeat a 1 in a segment, and
     # r1c2-r2c1 are a diagonal set (on the large sheet and on seat 1's small one).
+    svg = render_svg(view) + render_panel(view)  # seat 1's small sheet is in the panel
     assert svg.count("repeats in its segment") == 6
     assert svg.count("part of a diagonal set") == 4
     # A spectator has nothing to click while two seats write.
@@ -140,7 +142,7 @@ def test_svg_offers_the_wild_counter() -> None:
     s = play(game, [*rolls(1, 2, 3, 4), "1 r1c1", "2 r1c2", "3 r1c4", "4 r2c1"])
     s = play(game, rolls(1, 1, 2, 3), s)
     assert s.phase == WILD
-    root = ET.fromstring(render_svg(game.view(s, 0)))
+    root = ET.fromstring(render_panel(game.view(s, 0)))  # the Wild Counter is in the panel
     actions = {el.get("data-action") for el in root.iter() if el.get("data-action")}
     assert actions == set(legal(game, s, 0))
     selects = {el.get("data-select") for el in root.iter() if el.get("data-select")}

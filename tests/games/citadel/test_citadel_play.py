@@ -19,7 +19,7 @@ from sudoku_arena.core.match import Match
 from sudoku_arena.games.citadel import Citadel, CitadelState, from_diagram, to_diagram
 from sudoku_arena.games.citadel.agents import GreedyAgent
 from sudoku_arena.games.citadel.game import PLAY
-from sudoku_arena.games.citadel.render import render_svg, render_text
+from sudoku_arena.games.citadel.render import render_panel, render_svg, render_text
 from sudoku_arena.games.citadel.rules import END, NUM_ACTIONS
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -163,9 +163,12 @@ def test_diagram_round_trip_and_errors() -> None:
 def test_svg_selects_a_warrior_then_shows_its_targets() -> None:
     g = game()
     s = position(g, SEED_EXAMPLE, credits=3)
-    svg = render_svg(g.view(s, None))
-    root = ET.fromstring(svg)
-    selects = {el.get("data-select") for el in root.iter() if el.get("data-select")}
+    view = g.view(s, None)
+    root = ET.fromstring(render_svg(view))
+    panel = ET.fromstring(render_panel(view))  # the "build a wall" button is beside the board
+    selects = {
+        el.get("data-select") for el in [*root.iter(), *panel.iter()] if el.get("data-select")
+    }
     assert {"b13", "c12", "walls"} <= selects
     targets = {
         (el.get("data-from"), el.get("data-action")) for el in root.iter() if el.get("data-action")

@@ -14,11 +14,17 @@ from sudoku_arena.core import Match, load
 from sudoku_arena.core.errors import IllegalActionError, NotationError, StateFormatError
 from sudoku_arena.games.sudokuhex.agents import AGENTS, GreedyAgent
 from sudoku_arena.games.sudokuhex.game import SuDokuHex
-from sudoku_arena.games.sudokuhex.render import render_svg, render_text
+from sudoku_arena.games.sudokuhex.render import render_panel, render_text
+from sudoku_arena.games.sudokuhex.render import render_svg as render_board
 from sudoku_arena.grids.hex import parse_hex
 
 sys.path.insert(0, str(Path(__file__).parent))
 from sudokuhex_helpers import SETUP, full_board_state, play, random_states
+
+
+def render_svg(view: dict) -> str:  # type: ignore[type-arg]
+    """The board and the panel beside it (scores, hands, the pile), as the page shows them."""
+    return render_board(view) + "\n" + render_panel(view)
 
 
 def game(players: int = 2) -> SuDokuHex:
@@ -133,7 +139,7 @@ def test_svg_legal_hexes_are_clickable_with_their_names() -> None:
     s = play(g, [*SETUP, "A0", "draw 5"])
     view = g.view(s, 1)
     doc = render_svg(view)
-    root = ET.fromstring(doc)
+    root = ET.fromstring(render_board(view))
     assert root.tag.endswith("svg") and root.get("viewBox")
     ns = "{http://www.w3.org/2000/svg}"
     targets = [el for el in root.iter() if el.get("data-action")]

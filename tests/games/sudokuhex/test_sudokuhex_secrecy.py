@@ -19,10 +19,16 @@ from hypothesis import strategies as st
 from sudoku_arena.core import Match, load
 from sudoku_arena.games.sudokuhex.agents import GreedyAgent
 from sudoku_arena.games.sudokuhex.game import HexState, SuDokuHex
-from sudoku_arena.games.sudokuhex.render import render_svg, render_text
+from sudoku_arena.games.sudokuhex.render import render_panel, render_text
+from sudoku_arena.games.sudokuhex.render import render_svg as render_board
 
 sys.path.insert(0, str(Path(__file__).parent))
 from sudokuhex_helpers import SETUP, SEVENS, play, random_states
+
+
+def render_svg(view: dict) -> str:  # type: ignore[type-arg]
+    """The board and the panel beside it (scores, hands, the pile), as the page shows them."""
+    return render_board(view) + "\n" + render_panel(view)
 
 
 def game(players: int) -> SuDokuHex:

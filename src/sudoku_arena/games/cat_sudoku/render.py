@@ -175,7 +175,9 @@ def render_text(view: JsonDict, *, color: bool = False) -> str:
     if view["outcome"] is not None:
         lines.append(paint(view["outcome"]["reason"], "bold"))
     elif view["phase"] == "wild":
-        lines.append(f"{names[view['active']]} chooses the wild (a Wild Counter box).")
+        wilds = [a for a in view["legal"] if _WILD_RE.match(a)]
+        hint = f"  (e.g. {wilds[0]})" if wilds else ""
+        lines.append(f"{names[view['active']]} chooses the wild (a Wild Counter box).{hint}")
     elif view["to_move"]:
         who = ", ".join(names[p] for p in view["to_move"])
         lines.append(f"Writing: {who}")
@@ -183,7 +185,10 @@ def render_text(view: JsonDict, *, color: bool = False) -> str:
         if seat is not None:
             left = view["left"][seat]
             todo = [str(v) for v in left["plain"]] + ["wild"] * left["wild"]
-            lines.append(f"{names[seat]} has to write: {' '.join(todo)}  (e.g. 5 r3c4)")
+            # The example is a write legal right now, never a fixed square.
+            example = next((a for a in view["legal"] if _WRITE_RE.match(a)), None)
+            hint = f"  (e.g. {example})" if example else ""
+            lines.append(f"{names[seat]} has to write: {' '.join(todo)}{hint}")
     return "\n".join(lines)
 
 
