@@ -63,3 +63,20 @@ def test_a_record_claiming_a_resignation_after_the_rules_ended_the_game_is_refus
     forged = Record.loads(text.replace(f'"code":"{rec.outcome.code}"', '"code":"resign"'))
     with pytest.raises(ReplayMismatchError, match="rules had ended the game"):
         replay(forged)
+
+
+def test_a_loss_on_time_and_an_abandoned_game_end_the_match_and_verify() -> None:
+    from sudoku_arena.core.endings import abandoned, lost_on_time
+
+    m = _match()
+    out = lost_on_time(m.game, m.state, 1, m.players)
+    assert out.winners == (0,) and out.code == "time" and out.reason == "Bob ran out of time"
+    m.end(out)
+    verify_record(Record.loads(m.record().dumps()))
+    m = _match()
+    out = abandoned(m.game, m.state, "2 days", ["Bob"])
+    assert out.winners == () and out.code == "abandoned"
+    assert out.reason == "abandoned: no move for 2 days (Bob to move)"
+    m.end(out)
+    game, states = replay(Record.loads(m.record().dumps()))
+    assert len(states) == m.ply + 1 and game.outcome(states[-1]) is None

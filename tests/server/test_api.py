@@ -182,7 +182,7 @@ def test_record_replay_and_rematch(server: LiveServer) -> None:
             f"/api/matches/{r1['id']}/state", headers={"authorization": f"Bearer {tokens[0]}"}
         ).json()
         assert st["seat"] == 1  # the first player of the last game now moves second
-        recent = c.get("/api/matches").json()
+        recent = c.get("/api/matches").json()["games"]
         assert {g["id"] for g in recent} == {gid, r1["id"]}
 
 

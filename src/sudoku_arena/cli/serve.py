@@ -70,6 +70,29 @@ def _check_database(database_url: str, url: str, backend: str) -> None:
         fail(f"--database-url {database_url}: cannot connect: {reason}")
 
 
+_UNITS = {"s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0}
+
+
+def parse_period(text: str) -> float | None:
+    """``--abandon-after``: ``36h``, ``7d``, ``90m``, ``45s`` or a number of hours, in
+    seconds; ``0`` or ``never``: ``None``. Raises ``ValueError`` with what is allowed."""
+    t = text.strip().lower()
+    if t in ("0", "never", "off"):
+        return None
+    unit = _UNITS.get(t[-1:])
+    number = t[:-1] if unit is not None else t
+    try:
+        value = float(number) * (unit or 3600.0)
+    except ValueError:
+        value = -1.0
+    if not 0 < value < float("inf"):
+        raise ValueError(
+            f"--abandon-after {text}: not a period; allowed: a number with s, m, h or d "
+            "(36h, 7d; a bare number counts hours), or never"
+        )
+    return value
+
+
 @app.command()
 def serve(
     host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
@@ -102,6 +125,13 @@ def serve(
     idle_minutes: Annotated[
         float, typer.Option(min=0.1, help="minutes without use before a game leaves memory")
     ] = 15.0,
+    abandon_after: Annotated[
+        str,
+        typer.Option(
+            help="end games with no move for this long as abandoned: 36h, 7d, 90m (a bare "
+            "number counts hours), or never",
+        ),
+    ] = "7d",
     log_level: Annotated[str, typer.Option(help="debug, info, warning or error")] = "info",
 ) -> None:
     """Serve the games in the browser: home page, new-game form, play, watch, replay."""
@@ -111,6 +141,10 @@ def serve(
 
     if not 1 <= port <= 65535:
         fail(f"--port {port}: no such port; allowed: 1-65535")
+    try:
+        abandon_seconds = parse_period(abandon_after)
+    except ValueError as exc:
+        fail(str(exc))
     _preflight(database_url, redis_url)
     logging.basicConfig(level=log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     config = ServerConfig(
@@ -121,6 +155,7 @@ def serve(
         bot_delay=bot_delay,
         bot_lease=bot_lease,
         idle_seconds=idle_minutes * 60,
+        abandon_after=abandon_seconds,
     )
     console.print(f"Sudoku Arena on http://{host}:{port}/  (storage: {database_url})")
     uvicorn.run(

@@ -1,11 +1,14 @@
-"""Endings decided outside the rules: resignation, abort and a draw by agreement.
+"""Endings decided outside the rules: resignation, abort, a draw by agreement, a loss on
+time and abandonment.
 
 A game played between people can end before its rules end it: a player resigns, the
-players abort a game that has not really begun, or they agree to a draw. Such an
-ending is an :class:`~sudoku_arena.core.types.Outcome` with one of the codes below; the
-final position is then *not* terminal, and a record that ends this way replays to a
-position where the game was still going (:func:`sudoku_arena.core.record.replay` accepts
-exactly these codes there).
+players abort a game that has not really begun, or they agree to a draw; online, a
+player's clock runs out, or nobody moves for so long that the server calls the game
+abandoned. Such an ending is an :class:`~sudoku_arena.core.types.Outcome` with one of
+the codes below; the final position is then *not* terminal, and a record that ends this
+way replays to a position where the game was still going
+(:func:`sudoku_arena.core.record.replay` accepts exactly the codes of
+:data:`OUTSIDE_RULES` there).
 """
 
 from __future__ import annotations
@@ -18,9 +21,14 @@ from sudoku_arena.core.types import Outcome
 RESIGN = "resign"
 ABORT = "abort"
 AGREED = "agreed"
+TIME = "time"
+ABANDONED = "abandoned"
 
 #: Codes of outcomes that the players decided, not the rules.
 DECIDED_BY_PLAYERS = frozenset({RESIGN, ABORT, AGREED})
+#: Codes of every ending outside the rules: the players' decisions, the clock, and the
+#: server calling a game without moves abandoned.
+OUTSIDE_RULES = DECIDED_BY_PLAYERS | {TIME, ABANDONED}
 
 
 def _scores(game: AnyGame, state: object) -> tuple[float, ...]:
@@ -49,3 +57,16 @@ def aborted(game: AnyGame, state: object) -> Outcome:
 def agreed_draw(game: AnyGame, state: object) -> Outcome:
     """The players agree to a draw: nobody wins."""
     return Outcome((), _scores(game, state), "drawn by agreement", AGREED)
+
+
+def lost_on_time(game: AnyGame, state: object, seat: int, names: Sequence[str]) -> Outcome:
+    """``seat``'s clock ran out: every other seat shares the win."""
+    winners = tuple(p for p in range(game.num_players) if p != seat)
+    return Outcome(winners, _scores(game, state), f"{names[seat]} ran out of time", TIME)
+
+
+def abandoned(game: AnyGame, state: object, idle: str, waiting: Sequence[str]) -> Outcome:
+    """Nobody moved for ``idle`` (words, such as "2 days"): nobody wins; ``waiting`` are
+    the names of the players who were to move."""
+    who = f" ({' and '.join(waiting)} to move)" if waiting else ""
+    return Outcome((), _scores(game, state), f"abandoned: no move for {idle}{who}", ABANDONED)

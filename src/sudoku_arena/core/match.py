@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from sudoku_arena.core.agent import Agent
-from sudoku_arena.core.endings import DECIDED_BY_PLAYERS
+from sudoku_arena.core.endings import OUTSIDE_RULES
 from sudoku_arena.core.errors import (
     ArenaError,
     IllegalActionError,
@@ -204,11 +204,11 @@ class Match:
         return self._decided if self._decided is not None else self.game.outcome(self.state)
 
     def end(self, outcome: Outcome) -> None:
-        """End the game as the players decided (``outcome.code`` one of
-        :data:`~sudoku_arena.core.endings.DECIDED_BY_PLAYERS`; see
+        """End the game outside its rules (``outcome.code`` one of
+        :data:`~sudoku_arena.core.endings.OUTSIDE_RULES`; see
         :mod:`sudoku_arena.core.endings`). Raises ``ArenaError`` when it is already over."""
-        if outcome.code not in DECIDED_BY_PLAYERS:
-            raise ValueError(f"{outcome.code!r} is not an ending the players decide")
+        if outcome.code not in OUTSIDE_RULES:
+            raise ValueError(f"{outcome.code!r} is not an ending outside the rules")
         if self.is_over:
             raise ArenaError("the game is already over")
         self._decided = outcome

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
-from sudoku_arena.core.endings import DECIDED_BY_PLAYERS
+from sudoku_arena.core.endings import OUTSIDE_RULES
 from sudoku_arena.core.errors import (
     ArenaError,
     RecordError,
@@ -228,8 +228,9 @@ def replay(record: Record, check_chance: ChanceCheck | None = None) -> tuple[Any
         states.append(state)
     out = game.outcome(state)
     end = len(record.actions)
-    if record.outcome is not None and record.outcome.code in DECIDED_BY_PLAYERS:
-        # Resigned, aborted or drawn by agreement: the rules had not ended the game.
+    if record.outcome is not None and record.outcome.code in OUTSIDE_RULES:
+        # Resigned, aborted, drawn by agreement, lost on time or abandoned: the rules
+        # had not ended the game.
         if out is not None:
             raise ReplayMismatchError(
                 end, f"the record says {record.outcome.code!r}, but the rules had ended the game"

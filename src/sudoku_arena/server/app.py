@@ -6,9 +6,11 @@ Errors never carry internals: HTTP errors are ``{"error": {"code", "message"}}``
 
 from __future__ import annotations
 
+import asyncio
 import html
 import json
 import logging
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -30,19 +32,33 @@ from sudoku_arena.server.analysis import Analyser
 from sudoku_arena.server.analysis_store import DONE
 from sudoku_arena.server.arena import BOT, HUMAN, Arena, SeatSpec
 from sudoku_arena.server.bots import BotRunner
+from sudoku_arena.server.clock import TimeControl
 from sudoku_arena.server.fanout import RedisFanout
-from sudoku_arena.server.live import ActionRefused, GameUnavailable, LiveGame, draw_page
+from sudoku_arena.server.live import (
+    ActionRefused,
+    GameUnavailable,
+    LiveGame,
+    draw_page,
+    hash_token,
+)
 from sudoku_arena.server.models import (
     ActionRequest,
     ActResponse,
     AnalysisResponse,
+    ClaimRequest,
+    ClaimResponse,
     ClientSeedRequest,
     ClientSeedResponse,
     CreateMatchRequest,
     CreateMatchResponse,
     ErrorResponse,
+    InviteRequest,
+    JoinRequest,
+    LobbyEntry,
     MatchInfo,
+    MatchPage,
     MatchSummary,
+    OpenSeat,
     RecordResponse,
     RematchRequest,
     RematchResponse,
@@ -50,6 +66,7 @@ from sudoku_arena.server.models import (
     RulesResponse,
     SeatLink,
     SeatRequest,
+    SeatToken,
     StateResponse,
 )
 from sudoku_arena.server.pages import (
@@ -60,6 +77,7 @@ from sudoku_arena.server.pages import (
     web_file,
 )
 from sudoku_arena.server.printing import router as printing_router
+from sudoku_arena.server.seating import SEAT_ELSEWHERE
 from sudoku_arena.server.sockets import serve_socket
 from sudoku_arena.server.storage import Storage
 
@@ -79,6 +97,8 @@ class ServerConfig:
     max_body: int = 65536
     bot_lease: float = 30.0  # seconds a bot lease lasts unrenewed
     idle_seconds: float = 900.0  # a game unused this long leaves memory
+    abandon_after: float | None = 7 * 86400.0  # seconds without a move (None: never)
+    timeout_sweep: float = 1.0  # seconds between looks at clocks and idle games
     analysis: bool = True  # analyse finished games in the background
     analysis_workers: int | None = None  # None: a process if bot_workers > 0, else a thread
     analysis_simulations: int | None = None  # per position (None: the game's default)
@@ -115,6 +135,13 @@ _STATUS_OF = {
     "bad_seat": 422,
     "not_over": 409,
     "unavailable": 503,
+    "seat_elsewhere": 409,
+    "seat_taken": 409,
+    "full": 409,
+    "already_seated": 409,
+    "forbidden": 403,
+    "private": 403,
+    "bad_token": 403,
 }
 
 
@@ -207,6 +234,12 @@ def _static(name: str, media: str) -> Response:
     )
 
 
+def _clock_words(clock: JsonDict | None) -> str | None:
+    if clock is None:
+        return None
+    return TimeControl(float(clock["minutes"]), float(clock["increment"])).words()
+
+
 def _split_state(text: str) -> JsonDict:
     head, _, drawings = text.partition("\n")
     data: JsonDict = json.loads(head)
@@ -244,6 +277,8 @@ def create_app(config: ServerConfig | None = None, *, arena: Arena | None = None
                 bot_delay=cfg.bot_delay,
                 idle_seconds=cfg.idle_seconds,
                 lease_seconds=cfg.bot_lease,
+                abandon_after=cfg.abandon_after,
+                timeout_sweep_seconds=cfg.timeout_sweep,
                 analysis=_analyser(cfg, storage),
             )
         app.state.arena = arena
@@ -394,6 +429,10 @@ def create_app(config: ServerConfig | None = None, *, arena: Arena | None = None
     async def script() -> Response:
         return _static("arena.js", "text/javascript")
 
+    @app.get("/static/lobby.js", include_in_schema=False)
+    async def lobby_script() -> Response:
+        return _static("lobby.js", "text/javascript")
+
     @app.get("/static/analysis.js", include_in_schema=False)
     async def analysis_script() -> Response:
         return _static("analysis.js", "text/javascript")
@@ -468,8 +507,17 @@ def create_app(config: ServerConfig | None = None, *, arena: Arena | None = None
                     )
                 client_seeds[i] = s.client_seed
             seats.append(SeatSpec(s.kind, s.agent, s.name))
+        control = None
+        if body.clock is not None:
+            control = TimeControl(body.clock.minutes, body.clock.increment)
         lg, tokens = await the_arena().create(
-            body.game, params, seats, mode=body.mode, client_seeds=client_seeds
+            body.game,
+            params,
+            seats,
+            mode=body.mode,
+            client_seeds=client_seeds,
+            time_control=control,
+            visibility=body.visibility,
         )
         return CreateMatchResponse(
             id=lg.id,
@@ -488,36 +536,94 @@ def create_app(config: ServerConfig | None = None, *, arena: Arena | None = None
             watch_url=f"/play/{lg.id}",
         )
 
-    @app.get("/api/matches")
-    async def recent_matches(limit: int = 20) -> list[MatchSummary]:
-        """Recently active games (public facts only), for the home page."""
-        import asyncio
+    @app.get("/api/matches", responses=_ERRORS)
+    async def list_matches(
+        game: str | None = None,
+        status: str | None = None,
+        page: int = 1,
+        per_page: int = 20,
+    ) -> MatchPage:
+        """Public games, newest first: ``game`` and ``status`` (``active``, ``finished``)
+        filter, ``page`` (from 1) and ``per_page`` (1-100) page. Private games (invite
+        links) are never listed."""
+        if game is not None:
+            game = spec_of(game).id  # an unknown game is refused with the list
+        if status is not None and status not in ("active", "finished"):
+            raise ApiError(400, "bad_request", f"status {status[:40]!r}: allowed active, finished")
+        if page < 1 or not 1 <= per_page <= 100:
+            raise ApiError(400, "bad_request", "page: from 1; per_page: 1 to 100")
+        rows, total = await asyncio.to_thread(
+            the_arena().storage.list_games,
+            game=game,
+            status=status,
+            page=page,
+            per_page=per_page,
+        )
+        return MatchPage(
+            games=[
+                MatchSummary(
+                    id=r.id,
+                    game=r.game,
+                    players=r.players,
+                    status=r.status,
+                    outcome=r.outcome,
+                    created=r.created,
+                    updated=r.updated,
+                    mode=r.mode,
+                    clock=_clock_words(r.clock),
+                )
+                for r in rows
+            ],
+            total=total,
+            page=page,
+            per_page=per_page,
+        )
 
-        rows = await asyncio.to_thread(the_arena().storage.recent_games, max(1, min(limit, 100)))
-        return [
-            MatchSummary(
-                id=r.id,
-                game=r.game,
-                players=r.players,
-                status=r.status,
-                outcome=r.outcome,
-                created=r.created,
-                updated=r.updated,
+    @app.get("/api/lobby")
+    async def lobby() -> list[LobbyEntry]:
+        """Public games still going with a seat nobody has taken: join one with
+        ``POST /api/matches/{id}/join``."""
+        rows = await asyncio.to_thread(the_arena().storage.lobby)
+        out = []
+        for r in rows:
+            try:
+                name = spec_of(r.game).name
+            except ArenaError:
+                continue
+            out.append(
+                LobbyEntry(
+                    id=r.id,
+                    game=r.game,
+                    name=name,
+                    players=r.players,
+                    open_seats=[
+                        OpenSeat(seat=s.seat, name=s.name)
+                        for s in r.seats
+                        if s.kind == HUMAN and s.claimed_by is None and s.seat != r.host_seat
+                    ],
+                    created=r.created,
+                    clock=_clock_words(r.clock),
+                )
             )
-            for r in rows
-        ]
+        return out
 
     @app.get("/api/matches/{game_id}", responses=_ERRORS)
     async def match_info(game_id: str) -> MatchInfo:
         """Public facts about a game, its chance commitment included."""
         return MatchInfo.model_validate((await get_game(game_id)).info())
 
-    def seat_of(lg: LiveGame, token: object) -> int:
+    def seat_of(lg: LiveGame, token: object, device: str | bool | None = False) -> int:
+        """The seat ``token`` names; with ``device`` (not ``False``), refused when
+        another device claimed that seat."""
         if not isinstance(token, str) or not 0 < len(token) <= 100:
             raise ApiError(403, "bad_token", "a seat's secret token is needed for that")
         seat = lg.seat_for_token(token)
         if seat is None:
             raise ApiError(403, "bad_token", "that token does not belong to a seat of this game")
+        held = lg.seat_device(seat)
+        mismatch = not isinstance(device, str) or hash_token(device) != held
+        if device is not False and held is not None and mismatch:
+            raise ApiError(409, "seat_elsewhere", SEAT_ELSEWHERE)
         return seat
 
     def bearer(request: Request) -> str | None:
@@ -530,15 +636,19 @@ def create_app(config: ServerConfig | None = None, *, arena: Arena | None = None
         spectator (no token): view, log, SVG."""
         lg = await get_game(game_id)
         token = bearer(request)
-        observer = None if token is None else seat_of(lg, token)
+        device = request.headers.get("x-device")
+        observer = None if token is None else seat_of(lg, token, device)
         await the_arena().refresh(lg)
-        return StateResponse.model_validate(_split_state(lg.state_message(observer, 0)))
+        data = _split_state(lg.state_message(observer, 0))
+        if lg.clock is not None:
+            data["server_time"] = time.time()
+        return StateResponse.model_validate(data)
 
     @app.post("/api/matches/{game_id}/actions", responses=_ERRORS)
     async def match_act(game_id: str, body: ActionRequest) -> ActResponse:
         """Act for the seat the token names, at the ply the action was made at."""
         lg = await get_game(game_id)
-        seat = seat_of(lg, body.token)
+        seat = seat_of(lg, body.token, body.device)
         start, nxt = await the_arena().act(lg, seat, body.ply, body.action)
         return ActResponse(ply=start, next_ply=nxt, status=lg.status, outcome=lg.outcome)
 
@@ -554,6 +664,34 @@ def create_app(config: ServerConfig | None = None, *, arena: Arena | None = None
             seat_of(lg, t)
         new = await the_arena().rematch(lg)
         return RematchResponse(id=new.id, url=f"/play/{new.id}#t=" + ".".join(tokens))
+
+    @app.post("/api/matches/{game_id}/claim", responses=_ERRORS)
+    async def match_claim(game_id: str, body: ClaimRequest) -> ClaimResponse:
+        """Claim a seat's link for this device (the first device to open a link keeps
+        it). Another device's claim is refused (409 ``seat_elsewhere``) unless ``move``:
+        then the seat moves here and the other device is told it lost it."""
+        lg = await get_game(game_id)
+        seat = seat_of(lg, body.token)
+        moved = await the_arena().seating.claim(
+            lg, seat, hash_token(body.token), hash_token(body.device), move=body.move
+        )
+        return ClaimResponse(seat=seat, moved=moved)
+
+    @app.post("/api/matches/{game_id}/seats/{seat}/invite", responses=_ERRORS)
+    async def match_invite(game_id: str, seat: int, body: InviteRequest) -> SeatToken:
+        """A new invite link for a seat whose link nobody opened yet, asked by the
+        game's creator (with his own seat's token); the old link stops working."""
+        lg = await get_game(game_id)
+        host = seat_of(lg, body.token, body.device)
+        token = await the_arena().seating.reissue(lg, host, seat)
+        return SeatToken(seat=seat, token=token, url=f"/play/{lg.id}#t={token}")
+
+    @app.post("/api/matches/{game_id}/join", responses=_ERRORS)
+    async def match_join(game_id: str, body: JoinRequest) -> SeatToken:
+        """Take an open seat of a public game (from the lobby) for this device."""
+        lg = await get_game(game_id)
+        seat, token = await the_arena().seating.join(lg, hash_token(body.device))
+        return SeatToken(seat=seat, token=token, url=f"/play/{lg.id}#t={token}")
 
     @app.post("/api/matches/{game_id}/client-seed", responses=_ERRORS)
     async def match_client_seed(game_id: str, body: ClientSeedRequest) -> ClientSeedResponse:

@@ -28,7 +28,7 @@ import orjson
 
 from sudoku_arena.ai import make_agent
 from sudoku_arena.ai.mcts import position_keys
-from sudoku_arena.core.endings import DECIDED_BY_PLAYERS
+from sudoku_arena.core.endings import OUTSIDE_RULES
 from sudoku_arena.core.errors import ArenaError, InvalidParameterError
 from sudoku_arena.core.fairness import ClientSeed, check_client_seed, new_secret
 from sudoku_arena.core.match import Match
@@ -36,8 +36,10 @@ from sudoku_arena.core.registry import load, spec_of
 from sudoku_arena.core.types import JsonDict, Outcome
 from sudoku_arena.server.analysis import Analyser
 from sudoku_arena.server.bots import BotRunner
+from sudoku_arena.server.clock import Clock, TimeControl
 from sudoku_arena.server.fanout import RedisFanout
 from sudoku_arena.server.live import ActionRefused, GameUnavailable, LiveGame, hash_token
+from sudoku_arena.server.seating import Seating
 from sudoku_arena.server.storage import (
     AppendActions,
     ConflictError,
@@ -67,6 +69,16 @@ def _unavailable(problem: str) -> str:
 
 
 MODES = ("hotseat", "invite")
+VISIBILITIES = ("public", "private")
+
+
+def duration_words(seconds: float) -> str:
+    """``2 days``, ``5 hours``, ``90 minutes``, ``30 seconds``: for people."""
+    for unit, size in (("day", 86400.0), ("hour", 3600.0), ("minute", 60.0)):
+        if seconds >= size and (seconds % size == 0 or seconds >= 2 * size):
+            n = round(seconds / size, 1)
+            return f"{n:g} {unit}{'' if n == 1 else 's'}"
+    return f"{seconds:g} second{'' if seconds == 1 else 's'}"
 
 
 @dataclass(slots=True)
@@ -96,6 +108,11 @@ class Client:
         self._send = send
         self.game: LiveGame | None = None
         self.seats: list[int] = []
+        #: The token hash each seat was taken with, and the sha256 of the device's own
+        #: token (``None``: a client that sent none): a seat whose link is re-issued or
+        #: moved to another device is taken away (:meth:`Seating.enforce`).
+        self.auth: dict[int, str | None] = {}
+        self.device: str | None = None
         self.want_svg = True  # False for clients that do not draw (bots, scripts)
         self.sent: dict[int | None, int] = {}  # observer -> log entries delivered
         self.versions: dict[int | None, int] = {}  # observer -> game version delivered
@@ -179,6 +196,10 @@ class Client:
                 acks = [(seat, a) for seat, a in acks if seat != obs]
                 ack = orjson.dumps(mine[-1]).decode()
                 text = f'{_STATE_PREFIX}"ack":{ack},{text[len(_STATE_PREFIX) :]}'
+            if g.clock is not None and text.startswith(_STATE_PREFIX):
+                # Clients count the clocks down from the server's time, not their own.
+                now = orjson.dumps(time.time()).decode()
+                text = f'{_STATE_PREFIX}"server_time":{now},{text[len(_STATE_PREFIX) :]}'
             await self._send(text)
         for _seat, a in acks:
             await self._send(json.dumps({"type": "ack", **a}))
@@ -196,6 +217,9 @@ class Arena:
         bot_delay: float = 0.0,
         idle_seconds: float = 900.0,
         lease_seconds: float = 30.0,
+        abandon_after: float | None = None,
+        timeout_sweep_seconds: float = 1.0,
+        now: Callable[[], float] = time.time,
         analysis: Analyser | None = None,
     ) -> None:
         self.storage = storage
@@ -222,6 +246,15 @@ class Arena:
         self.lease_seconds = lease_seconds
         self.sweep_seconds = max(0.5, lease_seconds / 6)
         self.moves = 0  # actions committed by this process (stats)
+        #: Seconds without any move after which a game ends as abandoned (None: never);
+        #: how often clocks and idle games are looked at; the time clocks read.
+        self.abandon_after = abandon_after
+        self.timeout_sweep_seconds = timeout_sweep_seconds
+        self.now = now
+        self._timeouts: asyncio.Task[None] | None = None
+        #: Which device holds which seat (claims, new invites, joins from the lobby).
+        self.seating = Seating(storage, fanout, self.clients, self.announce_presence)
+        self._last_idle_sweep = 0.0
 
     # -- life cycle ------------------------------------------------------------------------
 
@@ -248,6 +281,7 @@ class Arena:
         self._evictor = asyncio.create_task(self._evict_idle_loop())
         if self.storage.shared:
             self._sweeper = asyncio.create_task(self._sweep_loop())
+        self._timeouts = asyncio.create_task(self._timeout_loop())
         # Everything loaded so far lives as long as the process: keep it out of the
         # collector's full passes, whose pauses would otherwise stall every game. A
         # move allocates views and messages by the hundred; collecting the young
@@ -258,7 +292,7 @@ class Arena:
         gc.set_threshold(10_000, 20, 100)
 
     async def stop(self) -> None:
-        for loop_task in (self._evictor, self._sweeper, *self._chores):
+        for loop_task in (self._evictor, self._sweeper, self._timeouts, *self._chores):
             if loop_task is not None:
                 loop_task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -360,18 +394,30 @@ class Arena:
         rematch_of: str | None = None,
         token_hashes: Sequence[str | None] | None = None,
         client_seeds: Mapping[int, str] | None = None,
+        time_control: TimeControl | None = None,
+        visibility: str | None = None,
+        claims: Sequence[str | None] | None = None,
     ) -> tuple[LiveGame, dict[int, str]]:
         """Set up and store a new game; return it with the human seats' secret tokens.
 
         Generated parameters (the Sudoku grid) come from a fresh public seed; chance
         from a fresh secret that shares nothing with it and that nobody learns before
         the game is over (its commitment is public at once). ``client_seeds`` are the
-        creator's contributions to chance, by seat. Raises ``ArenaError`` subclasses
-        with what is allowed when the game, a parameter, the seats or an agent name is
-        wrong.
+        creator's contributions to chance, by seat. ``time_control``: a clock per seat.
+        ``visibility``: ``public`` (listed; open seats joinable from the lobby) or
+        ``private`` (default for invite games). The first person's seat is the host's,
+        who may re-issue the invites of seats nobody claimed. Raises ``ArenaError``
+        subclasses with what is allowed when the game, a parameter, the seats or an
+        agent name is wrong.
         """
         if mode not in MODES:
             raise InvalidParameterError(f"mode {mode!r} is not offered; allowed: hotseat, invite")
+        if visibility is None:
+            visibility = "private" if mode == "invite" else "public"
+        if visibility not in VISIBILITIES:
+            raise InvalidParameterError(
+                f"visibility {visibility!r} is not offered; allowed: public, private"
+            )
         params = dict(params)
         if "players" not in params:
             params["players"] = len(seats)
@@ -395,7 +441,8 @@ class Arena:
                     tokens[i] = secrets.token_urlsafe(18)
                     th = hash_token(tokens[i])
                 name = (s.name or f"player {i + 1}").strip()[:40] or f"player {i + 1}"
-                seat_rows.append(SeatRow(i, HUMAN, None, name, th))
+                claim = claims[i] if claims is not None else None
+                seat_rows.append(SeatRow(i, HUMAN, None, name, th, claim))
             else:
                 raise InvalidParameterError(
                     f"seat {i}: kind {s.kind!r} is not offered; allowed: human, bot"
@@ -430,6 +477,9 @@ class Arena:
             actions=[(e.ply, e.actor, e.action) for e in match.log],
             secret=secret.hex(),
             client_seeds=[c.to_json() for c in seeds],
+            visibility=visibility,
+            host_seat=next((r.seat for r in seat_rows if r.kind == HUMAN), None),
+            clock=None if time_control is None else Clock.new(time_control, n).to_json(),
         )
         lg = LiveGame(row, game)
         if lg.outcome is not None:  # over before anybody moved (degenerate set-up)
@@ -467,6 +517,9 @@ class Arena:
                     mode=lg.row.mode,
                     rematch_of=lg.id,
                     token_hashes=[s.token_hash for s in order],
+                    time_control=None if lg.clock is None else lg.clock.control,
+                    visibility=lg.row.visibility,
+                    claims=[s.claimed_by for s in order],
                 )
             except RematchTaken as taken:  # another process was first: that one it is
                 lg.rematch = taken.rematch
@@ -535,8 +588,14 @@ class Arena:
         message.
         """
         async with lg.lock:
+            now = self.now()
+            flag = lg.flag_ending(now)
+            if flag is not None:  # too late: the time ran out before this move came
+                await self._end_locked(lg, flag[0], flag[1], flag_at=now)
+                raise ActionRefused("game_over", f"the game is over: {flag[0].reason}")
             pending = lg.prepare(seat, ply, action)
             due = lg.bot_due(pending.states[-1])
+            clock = lg.clock_after(pending, now)
             op = AppendActions(
                 lg.id,
                 [(e.ply, e.actor, e.action) for e in pending.entries],
@@ -548,6 +607,8 @@ class Arena:
                     if lg.spec.chance and self.storage.shared
                     else None
                 ),
+                clock=None if clock is None else clock.to_json(),
+                deadline=None if clock is None else clock.deadline(),
             )
             try:
                 await self.storage.write(op)
@@ -561,12 +622,18 @@ class Arena:
                     "unavailable", "the move could not be saved; nothing changed, try again"
                 ) from None
             start = lg.ply
-            lg.commit(pending)
+            lg.commit(pending, clock)
             lg.bot_flag = due
             self.moves += 1
             if self.fanout is not None:
                 self.fanout.publish(
-                    {"kind": "actions", "game": lg.id, "from": start, "entries": op.entries}
+                    {
+                        "kind": "actions",
+                        "game": lg.id,
+                        "from": start,
+                        "entries": op.entries,
+                        "clock": op.clock,
+                    }
                 )
             end = lg.ply
         if ack is not None:
@@ -582,20 +649,8 @@ class Arena:
         meanwhile by any process; raises :class:`ActionRefused` (nothing changed)."""
         async with lg.lock:
             outcome = lg.decided_ending(seat, kind)
-            try:
-                await self.storage.write(EndGame(lg.id, lg.ply, outcome.to_json()))
-            except ConflictError:
-                await self._catch_up(lg)
-                raise ActionRefused(
-                    "stale", "a move was made first; here is the current position"
-                ) from None
-            except StorageError:
-                raise ActionRefused(
-                    "unavailable", "that could not be saved; nothing changed, try again"
-                ) from None
-            lg.end(outcome)
-            if self.fanout is not None:
-                self.fanout.publish({"kind": "ended", "game": lg.id})
+            clock = None if lg.clock is None else lg.clock.stopped(self.now())
+            await self._end_locked(lg, outcome, clock)
         self.after_move(lg)
 
     def draw_offer(self, lg: LiveGame, seat: int, answer: str) -> None:
@@ -617,6 +672,99 @@ class Arena:
         if self.fanout is not None:
             self.fanout.publish({"kind": "draw_offer", "game": lg.id, "seat": lg.draw_offer})
         self.broadcast(lg)
+
+    async def _end_locked(
+        self,
+        lg: LiveGame,
+        outcome: Outcome,
+        clock: Clock | None,
+        flag_at: float | None = None,
+        idle_before: float | None = None,
+    ) -> None:
+        """Store and apply an ending outside the rules (``lg.lock`` held); ``flag_at``:
+        a loss on time, stored only if the database's clock agrees it ran out;
+        ``idle_before``: abandonment, stored only if nothing was stored since then."""
+        op = EndGame(
+            lg.id,
+            lg.ply,
+            outcome.to_json(),
+            flag_at=flag_at,
+            idle_before=idle_before,
+            clock=None if clock is None else clock.to_json(),
+        )
+        try:
+            await self.storage.write(op)
+        except ConflictError:
+            await self._catch_up(lg)
+            raise ActionRefused(
+                "stale", "a move was made first; here is the current position"
+            ) from None
+        except StorageError:
+            raise ActionRefused(
+                "unavailable", "that could not be saved; nothing changed, try again"
+            ) from None
+        lg.end(outcome, clock)
+        if self.fanout is not None:
+            self.fanout.publish({"kind": "ended", "game": lg.id})
+
+    # -- clocks and abandoned games -------------------------------------------------------
+
+    async def _timeout_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.timeout_sweep_seconds)
+            try:
+                await self.sweep_timeouts()
+            except Exception as exc:  # the database is away: try again next round
+                log.warning("timeout sweep failed: %s", exc)
+
+    async def sweep_timeouts(self) -> list[str]:
+        """End the games whose clock ran out and, every so often, those nobody moved in
+        for ``abandon_after`` seconds; return their ids. Every process of a fleet sweeps;
+        the database decides which one ends a game (the others are refused and catch
+        up), and never ends a game in which a move was stored meanwhile."""
+        now = self.now()
+        ended: list[str] = []
+        for gid in await asyncio.to_thread(self.storage.out_of_time, now):
+            if await self.end_by_server(gid, now):
+                ended.append(gid)
+        period = max(0.2, min(60.0, (self.abandon_after or 0) / 10))
+        if self.abandon_after is not None and now - self._last_idle_sweep >= period:
+            self._last_idle_sweep = now
+            cutoff = now - self.abandon_after
+            for gid in await asyncio.to_thread(self.storage.idle_games, cutoff):
+                if await self.end_by_server(gid, now, idle_before=cutoff):
+                    ended.append(gid)
+        return ended
+
+    async def end_by_server(self, gid: str, now: float, idle_before: float | None = None) -> bool:
+        """End ``gid`` on time if a clock ran out by ``now``, or (``idle_before``) as
+        abandoned if nothing was stored since then; ``False`` when the database says
+        otherwise (a move, or another process, came first)."""
+        try:
+            lg = await self.get(gid)
+        except GameUnavailable:
+            return False
+        if lg is None or lg.read_only:
+            return False
+        await self.refresh(lg)
+        try:
+            async with lg.lock:
+                if lg.over:
+                    return False
+                if idle_before is not None:
+                    words = duration_words(now - idle_before)
+                    clock = None if lg.clock is None else lg.clock.stopped(now)
+                    ending = lg.abandoned_ending(words)
+                    await self._end_locked(lg, ending, clock, idle_before=idle_before)
+                else:
+                    flag = lg.flag_ending(now)
+                    if flag is None:
+                        return False
+                    await self._end_locked(lg, flag[0], flag[1], flag_at=now)
+        except ActionRefused:
+            return False  # a move, or another process, came first
+        self.after_move(lg)
+        return True
 
     # -- presence -------------------------------------------------------------------------------
 
@@ -644,13 +792,20 @@ class Arena:
 
         The fan-out is a fast path: a process killed between committing a move and
         publishing it leaves the others behind with nothing to show them the gap. A
-        cheap look at the stored ply counts of the watched games closes it."""
+        cheap look at the stored ply counts and seat claims of the watched games closes
+        it (a seat moved to another device is taken from the connection here)."""
         watched = [gid for gid in self.clients if gid in self.games]
         try:
             stored = await asyncio.to_thread(self.storage.plies, watched)
+            seats = await asyncio.to_thread(self.storage.seat_keys, watched)
         except Exception as exc:  # the database is away: try again next round
             log.warning("resync failed: %s", exc)
             return
+        for gid, keys in seats.items():
+            lg = self.games.get(gid)
+            if lg is not None and keys != [(s.token_hash, s.claimed_by) for s in lg.seats]:
+                await self.seating.reload(lg)
+                self.seating.enforce(lg)
         for gid, count in stored.items():
             lg = self.games.get(gid)
             if lg is not None and count > lg.ply:
@@ -721,9 +876,13 @@ class Arena:
                     lg.match = fresh.match
                     lg.status, lg.outcome = fresh.status, fresh.outcome
                     lg.bot_flag = fresh.bot_flag
+        if lg.clock is not None and (rows or status == "finished"):
+            stored_clock = await asyncio.to_thread(self.storage.game_clock, lg.id)
+            if stored_clock is not None:
+                lg.clock = Clock.from_json(stored_clock)
         if status == "finished" and not lg.over and outcome is not None:
             ending = Outcome.from_json(outcome)
-            if ending.code in DECIDED_BY_PLAYERS:  # ended by its players elsewhere
+            if ending.code in OUTSIDE_RULES:  # ended outside the rules elsewhere
                 lg.end(ending)
         if rematch is not None:
             lg.rematch = rematch
@@ -752,6 +911,8 @@ class Arena:
                 if start == lg.ply:
                     try:
                         lg.apply_entries([(int(p), a, str(t)) for p, a, t in event["entries"]])
+                        if isinstance(event.get("clock"), dict):
+                            lg.clock = Clock.from_json(event["clock"])
                     except (ArenaError, TypeError, ValueError, KeyError):
                         await self._catch_up(lg)
                 elif start > lg.ply:
@@ -764,6 +925,9 @@ class Arena:
             async with lg.lock:
                 await self._catch_up(lg)
             self.after_move(lg)
+        elif kind == "seats":
+            await self.seating.reload(lg)
+            self.seating.enforce(lg)
         elif kind == "draw_offer":
             offer = event.get("seat")
             lg.set_draw_offer(offer if isinstance(offer, int) else None)

@@ -30,13 +30,21 @@ from dataclasses import replace
 
 import orjson
 
-from sudoku_arena.core.endings import DECIDED_BY_PLAYERS, aborted, agreed_draw, resignation
+from sudoku_arena.core.endings import (
+    OUTSIDE_RULES,
+    abandoned,
+    aborted,
+    agreed_draw,
+    lost_on_time,
+    resignation,
+)
 from sudoku_arena.core.errors import ArenaError, IllegalActionError, ReplayMismatchError
 from sudoku_arena.core.fairness import ClientSeed, secret_from_seed
 from sudoku_arena.core.match import LogEntry, Match, Pending
 from sudoku_arena.core.protocol import AnyGame
 from sudoku_arena.core.registry import build, entry_of
 from sudoku_arena.core.types import JsonDict, Outcome
+from sudoku_arena.server.clock import Clock
 from sudoku_arena.server.storage import GameRow, SeatRow
 
 #: Largest number of messages kept for one position (views and boards are kept for the
@@ -118,8 +126,10 @@ class LiveGame:
         self.outcome: JsonDict | None = row.outcome
         if self.over and row.outcome is not None:
             decided = Outcome.from_json(row.outcome)
-            if decided.code in DECIDED_BY_PLAYERS:
+            if decided.code in OUTSIDE_RULES:
                 self.match.end(decided)
+        #: The clocks of a timed game as stored with its last action (``None``: untimed).
+        self.clock: Clock | None = None if row.clock is None else Clock.from_json(row.clock)
         #: The seat whose draw offer stands (cleared by the next move), or ``None``.
         self.draw_offer: int | None = None
         #: Grows with every change observers are sent (moves, offers, the end).
@@ -175,6 +185,15 @@ class LiveGame:
                 found = s.seat
         return found
 
+    def seat_device(self, seat: int) -> str | None:
+        """The sha256 of the device token that claimed ``seat`` (``None``: unclaimed)."""
+        return self.seats[seat].claimed_by
+
+    def set_seats(self, seats: Sequence[SeatRow]) -> None:
+        """Take the seats as stored now (a claim or a new invite changed them)."""
+        self.seats = sorted(seats, key=lambda s: s.seat)
+        self._changed()
+
     def bots_to_move(self) -> list[int]:
         if self.over or self.read_only:
             return []
@@ -212,7 +231,35 @@ class LiveGame:
             "commitment": self.commitment,
             "read_only": self.read_only,
             "client_seeds": [c.to_json() for c in self.match.chance.client_seeds],
+            "visibility": self.row.visibility,
+            "host_seat": self.row.host_seat,
+            "clock": self.time_control(),
+            "claimed": [s.claimed_by is not None for s in self.seats],
         }
+
+    def time_control(self) -> JsonDict | None:
+        if self.clock is None:
+            return None
+        c = self.clock.control
+        return {"minutes": c.minutes, "increment": c.increment, "words": c.words()}
+
+    def clock_json(self) -> JsonDict | None:
+        """The clocks as sent to clients: seconds ``left`` per seat as of ``since`` (the
+        server time each running clock started; ``null`` while stopped). Clients count
+        down from these with the ``server_time`` each message carries."""
+        control = self.time_control()
+        if self.clock is None or control is None:
+            return None
+        return {**control, "left": list(self.clock.left), "since": list(self.clock.since)}
+
+    def clock_after(self, pending: Pending, now: float) -> Clock | None:
+        """The clocks once ``pending`` is stored at ``now``."""
+        if self.clock is None:
+            return None
+        last = pending.states[-1]
+        actors = {e.actor for e in pending.entries if e.actor is not None}
+        to_move = self.game.to_move(last).players
+        return self.clock.after(actors, to_move, now, pending.outcome is not None)
 
     # -- acting -----------------------------------------------------------------------------
 
@@ -274,9 +321,11 @@ class LiveGame:
         self._svgs.clear()
         self._msgs.clear()
 
-    def commit(self, pending: Pending) -> None:
-        """Add a written ``pending`` to the history."""
+    def commit(self, pending: Pending, clock: Clock | None = None) -> None:
+        """Add a written ``pending`` to the history (with the clocks written with it)."""
         self._forget_position()
+        if clock is not None:
+            self.clock = clock
         self.draw_offer = None  # a move answers a draw offer
         self.match.commit(pending)
         if pending.outcome is not None:
@@ -341,8 +390,26 @@ class LiveGame:
         self.draw_offer = seat
         self._changed()
 
-    def end(self, outcome: Outcome) -> None:
-        """End the game as its players decided (already written to storage)."""
+    def flag_ending(self, now: float) -> tuple[Outcome, Clock] | None:
+        """The loss on time if a clock ran out by ``now``, with the stopped clocks."""
+        if self.clock is None or self.over or self.read_only:
+            return None
+        seat = self.clock.flagged(now)
+        if seat is None:
+            return None
+        names = [s.name for s in self.seats]
+        stopped = self.clock.stopped(now)
+        return lost_on_time(self.game, self.state, seat, names), stopped
+
+    def abandoned_ending(self, idle: str) -> Outcome:
+        """The ending when nobody moved for ``idle`` (words)."""
+        waiting = [self.seats[p].name for p in self.to_move()]
+        return abandoned(self.game, self.state, idle, waiting)
+
+    def end(self, outcome: Outcome, clock: Clock | None = None) -> None:
+        """End the game outside its rules (already written to storage)."""
+        if clock is not None:
+            self.clock = clock
         self.match.end(outcome)
         self.status = "finished"
         self.outcome = outcome.to_json()
@@ -496,6 +563,7 @@ class LiveGame:
             "outcome": self.outcome,
             "rematch": self.rematch,
             "draw_offer": self.draw_offer,
+            "clock": self.clock_json(),
             "log_from": log_from,
             "log": self.log_json(observer, log_from, shared),
             "buttons": entry_of(self.game).buttons(self.view(observer)),

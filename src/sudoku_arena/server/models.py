@@ -45,6 +45,13 @@ class SeatRequest(_Strict):
     )
 
 
+class ClockRequest(_Strict):
+    minutes: float = Field(gt=0, le=600, description="minutes on each player's clock")
+    increment: float = Field(
+        default=0, ge=0, le=600, description="seconds added to a player's clock per move"
+    )
+
+
 class CreateMatchRequest(_Strict):
     game: str = Field(max_length=64, description="a game id such as tic-tac-sudoku")
     params: dict[str, ParamValue] = Field(default_factory=dict)
@@ -52,14 +59,33 @@ class CreateMatchRequest(_Strict):
         default=None, min_length=1, max_length=8, description="one entry per seat (default: people)"
     )
     mode: Literal["invite", "hotseat"] = "invite"
+    clock: ClockRequest | None = Field(
+        default=None, description="a time control (none: untimed); a player out of time loses"
+    )
+    visibility: Literal["public", "private"] | None = Field(
+        default=None,
+        description="public: listed, open seats joinable from the lobby; private: found "
+        "only through its links (default: private for invite games, public on one screen)",
+    )
     seed: object = Field(
         default=None,
         description="refused: online chance comes from a secret the server commits to",
     )
 
 
+DEVICE = Field(
+    min_length=8, max_length=100, description="the secret token this device keeps for itself"
+)
+
+
 class ActionRequest(_Strict):
     token: str = Field(min_length=1, max_length=100, description="the acting seat's token")
+    device: str | None = Field(
+        default=None,
+        min_length=8,
+        max_length=100,
+        description="needed once a device claimed the seat",
+    )
     ply: StrictInt = Field(description="the ply the action was made at")
     action: str = Field(min_length=1, max_length=MAX_ACTION, description="in the game's notation")
 
@@ -70,6 +96,21 @@ class RematchRequest(_Strict):
 
     def all_tokens(self) -> list[str]:
         return list(self.tokens) if self.tokens else [self.token] if self.token else []
+
+
+class ClaimRequest(_Strict):
+    token: str = Field(min_length=1, max_length=100, description="the seat's token (its link)")
+    device: str = DEVICE
+    move: bool = Field(default=False, description="take the seat from the device holding it")
+
+
+class InviteRequest(_Strict):
+    token: str = Field(min_length=1, max_length=100, description="the host's own seat token")
+    device: str | None = Field(default=None, min_length=8, max_length=100)
+
+
+class JoinRequest(_Strict):
+    device: str = DEVICE
 
 
 class ClientSeedRequest(_Strict):
@@ -102,6 +143,12 @@ class ClientSeedInfo(BaseModel):
     ply: int
 
 
+class TimeControlInfo(BaseModel):
+    minutes: float
+    increment: float
+    words: str
+
+
 class MatchInfo(BaseModel):
     """Public facts about a game (no token, no secret)."""
 
@@ -125,6 +172,10 @@ class MatchInfo(BaseModel):
     commitment: str = Field(description="SHA-256 commitment to the game's chance secret")
     read_only: str | None
     client_seeds: list[ClientSeedInfo]
+    visibility: str = Field(description="public (listed) or private")
+    host_seat: int | None = Field(description="the creator's seat: may re-issue invites")
+    clock: TimeControlInfo | None
+    claimed: list[bool] = Field(description="per seat, whether a device claimed its link")
 
 
 class SeatLink(BaseModel):
@@ -149,8 +200,47 @@ class MatchSummary(BaseModel):
     players: list[str]
     status: str
     outcome: JsonObject | None
+    created: float = Field(description="when it was created (seconds since 1970, UTC)")
+    updated: float = Field(description="when it last changed state (finished, rematch)")
+    mode: str
+    clock: str | None = Field(description="the time control in words, or null")
+
+
+class MatchPage(BaseModel):
+    """One page of the public games, newest first."""
+
+    games: list[MatchSummary]
+    total: int
+    page: int
+    per_page: int
+
+
+class OpenSeat(BaseModel):
+    seat: int
+    name: str
+
+
+class LobbyEntry(BaseModel):
+    """A public game still going with a seat nobody has taken."""
+
+    id: str
+    game: str
+    name: str
+    players: list[str]
+    open_seats: list[OpenSeat]
     created: float
-    updated: float
+    clock: str | None
+
+
+class ClaimResponse(BaseModel):
+    seat: int
+    moved: bool = Field(description="the seat was taken from another device (which was told)")
+
+
+class SeatToken(BaseModel):
+    seat: int
+    token: str = Field(description="the seat's new secret token, given out once")
+    url: str
 
 
 class LogEntryOut(BaseModel):
@@ -174,6 +264,8 @@ class StateResponse(BaseModel):
     buttons: dict[str, tuple[str, str]] = {}
     view: JsonObject
     svg: str
+    clock: JsonObject | None = None
+    server_time: float | None = None
     panel: str = ""
 
 

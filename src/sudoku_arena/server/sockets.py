@@ -2,8 +2,11 @@
 
 JSON text messages, at most ``max_message`` bytes each:
 
-* client ``{"type": "hello", "tokens": ["..."]}`` first: the seats whose secret tokens
-  are given (none: a spectator). Answer ``welcome`` (game facts, your seats, the
+* client ``{"type": "hello", "tokens": ["..."], "device": "..."}`` first: the seats
+  whose secret tokens are given (none: a spectator), for the device whose own secret
+  ``device`` token is given (browsers keep one; it is what a seat's link is claimed
+  with, see ``POST /api/matches/{id}/claim``). A seat claimed by another device is not
+  given (error ``seat_elsewhere``). Answer ``welcome`` (game facts, your seats, the
   board's ``legend``), then the position. ``"svg": false`` asks for positions without
   the SVG board (clients that do not draw: bots, scripts).
 * client ``{"type": "act", "seat": 0, "ply": 12, "action": "r5c3", "id": 7}``: the
@@ -16,13 +19,20 @@ JSON text messages, at most ``max_message`` bytes each:
   ``accept``, ``decline``; games with draws): endings the players decide. The state
   messages carry ``draw_offer`` (the offering seat, or null) and, once it is over,
   the ``outcome`` with its ``code`` (``resign``, ``abort``, ``agreed``...).
+* server ``seats``: ``claimed`` (whether a device claimed each seat's link), whenever
+  that changes; ``seat_moved``: ``seat`` and ``text``, this connection lost that seat
+  (its link was claimed on another device, or re-issued).
 * server ``presence``: ``seats`` (whether a device holding each seat is connected)
   and ``watchers`` (spectators), sent whenever somebody comes or goes.
 * client ``{"type": "resync"}``: send the whole position again; ``{"type": "ping"}``.
 * server ``state``: one JSON line (``seat``, ``ply``, ``view``, ``log`` from
   ``log_from``, ``status``, ``outcome``, ``rematch``, ``buttons``: words for the legal
-  actions played by a button), then the SVG board and the SVG panel drawn from that
-  view, a line each. A client holding several seats (hot seat) gets one per seat.
+  actions played by a button, ``clock``), then the SVG board and the SVG panel drawn
+  from that view, a line each. In timed games ``clock`` holds ``minutes``,
+  ``increment``, per seat the seconds ``left`` as of ``since`` (the server time at which
+  that seat's clock started running, or null while it is stopped), and the message
+  carries ``server_time``: a seat has ``left - (server_time - since)`` seconds then. A
+  client holding several seats (hot seat) gets one per seat.
 * server ``rematch``: the id of the rematch game.
 
 It is served below the web framework (see :class:`sudoku_arena.server.app.ArenaApp`):
@@ -41,8 +51,9 @@ from starlette.types import Receive, Scope, Send
 from sudoku_arena.core.registry import entry_of
 from sudoku_arena.core.types import JsonDict
 from sudoku_arena.server.arena import Arena, Client
-from sudoku_arena.server.live import ActionRefused, GameUnavailable, LiveGame
+from sudoku_arena.server.live import ActionRefused, GameUnavailable, LiveGame, hash_token
 from sudoku_arena.server.models import MAX_ACTION, MAX_TOKENS
+from sudoku_arena.server.seating import SEAT_ELSEWHERE
 
 
 def ws_error(code: str, message: str, msg_id: object = None) -> str:
@@ -111,6 +122,9 @@ async def serve_socket(
                 await _act(arena, lg, client, data, msg_id)
             elif kind == "hello":
                 client.want_svg = data.get("svg", True) is not False
+                device = data.get("device")
+                if isinstance(device, str) and 0 < len(device) <= 100:
+                    client.device = hash_token(device)
                 await _hello(arena, lg, client, data.get("tokens"))
                 greeted = True
             elif kind in ("resign", "abort", "draw"):
@@ -147,9 +161,12 @@ async def _hello(arena: Arena, lg: LiveGame, client: Client, tokens: object) -> 
     if not isinstance(tokens, list) or len(tokens) > MAX_TOKENS:
         client.push(ws_error("bad_message", f"tokens: a list of at most {MAX_TOKENS} strings"))
         tokens = []
+    await arena.seating.reload(lg)
     for t in tokens:
         seat = lg.seat_for_token(t) if isinstance(t, str) and len(t) <= 100 else None
-        if seat is None:
+        if seat is not None and lg.seat_device(seat) not in (None, client.device):
+            client.push(ws_error("seat_elsewhere", f"seat {seat + 1}: " + SEAT_ELSEWHERE))
+        elif seat is None:
             client.push(
                 ws_error(
                     "bad_token",
@@ -159,6 +176,7 @@ async def _hello(arena: Arena, lg: LiveGame, client: Client, tokens: object) -> 
             )
         elif seat not in seats:
             seats.append(seat)
+            client.auth[seat] = lg.seats[seat].token_hash
     client.seats = sorted(seats)
     arena.attach(lg, client)
     await arena.refresh(lg)

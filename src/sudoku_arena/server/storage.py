@@ -34,6 +34,7 @@ from sqlalchemy import (
     Connection,
     Engine,
     Float,
+    Index,
     Integer,
     MetaData,
     String,
@@ -83,6 +84,20 @@ games_table = Table(
     Column("rematch_of", String(32), nullable=True),
     Column("created", Float, nullable=False),
     Column("updated", Float, nullable=False),
+    # "public": listed, and its open seats can be joined from the lobby; "private": only
+    # people with a link find it.
+    Column("visibility", String(16), nullable=False, server_default="private"),
+    Column("host_seat", Integer, nullable=True),  # the creator's seat (re-issues invites)
+    Column("clock", Text, nullable=True),  # JSON (server.clock.Clock), NULL: untimed
+    # When the first running clock runs out (NULL: none runs): the sweeper's index.
+    Column("clock_deadline", Float, nullable=True),
+)
+Index("ix_arena_games_clock_deadline", games_table.c.clock_deadline)
+Index(
+    "ix_arena_games_listing",
+    games_table.c.visibility,
+    games_table.c.status,
+    games_table.c.created,
 )
 
 seats_table = Table(
@@ -94,6 +109,9 @@ seats_table = Table(
     Column("agent", String(64), nullable=True),  # bot agent name
     Column("name", String(64), nullable=False),
     Column("token_hash", String(64), nullable=True),  # sha256 hex of the seat token
+    # sha256 hex of the token of the device (browser) that claimed the seat's link.
+    Column("claimed_by", String(64), nullable=True),
+    Column("claimed_at", Float, nullable=True),
 )
 
 actions_table = Table(
@@ -133,6 +151,11 @@ class GameOver(ConflictError):
     """The game ended (or moved on) under a write: another process was first."""
 
 
+class SeatTaken(ConflictError):
+    """The seat's claim or token changed under a write (another device or process was
+    first)."""
+
+
 class RematchTaken(StorageError):
     """Another process created the rematch first; ``rematch`` is its id."""
 
@@ -151,6 +174,8 @@ class SeatRow:
     agent: str | None
     name: str
     token_hash: str | None
+    claimed_by: str | None = None  # sha256 of the claiming device's token
+    claimed_at: float | None = None
 
 
 @dataclass(slots=True)
@@ -174,6 +199,9 @@ class GameRow:
     client_seeds: list[JsonDict] = field(default_factory=list)
     bot_to_move: bool | None = None
     problem: str | None = None
+    visibility: str = "private"
+    host_seat: int | None = None
+    clock: JsonDict | None = None
 
 
 # -- write operations ------------------------------------------------------------------------
@@ -194,6 +222,9 @@ class AppendActions:
     #: the write is refused as a conflict if the stored ones differ (another process
     #: took a seed meanwhile), so no draw is ever stored under the wrong seeds.
     seeds: list[JsonDict] | None = None
+    #: The game's clocks after these actions (timed games), stored with them.
+    clock: JsonDict | None = None
+    deadline: float | None = None
 
 
 @dataclass(slots=True)
@@ -232,6 +263,35 @@ class EndGame:
     game_id: str
     ply: int
     outcome: JsonDict
+    #: A loss on time: refused unless a clock stored in the database ran out by then.
+    flag_at: float | None = None
+    #: Abandonment: refused if the game was created, or any action stored, since then.
+    idle_before: float | None = None
+    clock: JsonDict | None = None  # the stopped clocks, for timed games
+
+
+@dataclass(slots=True)
+class ClaimSeat:
+    """The device ``device`` (sha256 of its token) claims ``seat``, whose token hash is
+    ``token_hash``: refused with :class:`SeatTaken` when another device holds it (unless
+    ``move``) or the token was re-issued meanwhile."""
+
+    game_id: str
+    seat: int
+    token_hash: str
+    device: str
+    move: bool = False
+
+
+@dataclass(slots=True)
+class ReissueSeat:
+    """Give ``seat`` a new token (the old link dies), if no device claimed it; with
+    ``device`` (a player joining from the lobby) the new token is claimed at once."""
+
+    game_id: str
+    seat: int
+    token_hash: str
+    device: str | None = None
 
 
 @dataclass(slots=True)
@@ -240,7 +300,17 @@ class SetRematch:
     rematch: str
 
 
-Op = CreateGame | AppendActions | SetRematch | SetClientSeeds | CreateRematch | Quarantine | EndGame
+Op = (
+    CreateGame
+    | AppendActions
+    | SetRematch
+    | SetClientSeeds
+    | CreateRematch
+    | Quarantine
+    | EndGame
+    | ClaimSeat
+    | ReissueSeat
+)
 Done = Callable[[BaseException | None], None]
 
 
@@ -472,12 +542,22 @@ class Storage:
                 rows = []
                 self._apply(conn, op)
         self._insert_actions(conn, rows)
+        clocks: list[tuple[object, ...]] = []
         for op in ops:
             if isinstance(op, AppendActions):
                 if op.outcome is not None:
                     _finish(conn, op, now)
                 if op.bot_to_move is not None:
                     _set_bot_to_move(conn, op)
+                if op.clock is not None:
+                    clocks.append((json.dumps(op.clock), op.deadline, op.game_id))
+        if clocks:  # one statement for the batch's clocks, in order (the last one wins)
+            mark = "?" if self.engine.dialect.paramstyle == "qmark" else "%s"
+            conn.exec_driver_sql(
+                f"UPDATE {games_table.name} SET clock = {mark}, clock_deadline = {mark} "
+                f"WHERE id = {mark}",
+                clocks,
+            )
 
     def _insert_actions(self, conn: Connection, rows: list[tuple[object, ...]]) -> None:
         """Insert action rows with one multi-row statement per 500 rows.
@@ -537,6 +617,10 @@ class Storage:
                     "rematch_of": r.rematch_of,
                     "created": r.created,
                     "updated": r.updated,
+                    "visibility": r.visibility,
+                    "host_seat": r.host_seat,
+                    "clock": None if r.clock is None else json.dumps(r.clock),
+                    "clock_deadline": None,
                 },
             )
             conn.execute(
@@ -549,6 +633,8 @@ class Storage:
                         "agent": s.agent,
                         "name": s.name,
                         "token_hash": s.token_hash,
+                        "claimed_by": s.claimed_by,
+                        "claimed_at": s.claimed_at,
                     }
                     for s in r.seats
                 ],
@@ -569,21 +655,29 @@ class Storage:
                 _finish(conn, op, now)
             if op.bot_to_move is not None:
                 _set_bot_to_move(conn, op)
+            if op.clock is not None:
+                _set_clock(conn, op)
         elif isinstance(op, EndGame):
             # The row lock comes first (the update), then the count of stored moves in
             # a statement of its own, so a move committed meanwhile is counted.
-            ended = conn.execute(
-                update(games_table)
-                .where(games_table.c.id == op.game_id, games_table.c.status == "active")
-                .values(
-                    status="finished",
-                    outcome=json.dumps(op.outcome),
-                    bot_to_move=False,
-                    updated=now,
-                )
-            )
+            g = games_table
+            where = [g.c.id == op.game_id, g.c.status == "active"]
+            if op.flag_at is not None:  # only if the stored clock says time ran out
+                where += [g.c.clock_deadline.is_not(None), g.c.clock_deadline <= op.flag_at]
+            if op.idle_before is not None:
+                where.append(g.c.created < op.idle_before)
+            values: dict[str, object] = {
+                "status": "finished",
+                "outcome": json.dumps(op.outcome),
+                "bot_to_move": False,
+                "updated": now,
+                "clock_deadline": None,
+            }
+            if op.clock is not None:
+                values["clock"] = json.dumps(op.clock)
+            ended = conn.execute(update(g).where(*where).values(**values))
             if ended.rowcount != 1:
-                raise GameOver("the game is already over")
+                raise GameOver("the game is already over, or its clock was not out")
             count = conn.execute(
                 select(func.count())
                 .select_from(actions_table)
@@ -591,6 +685,44 @@ class Storage:
             ).scalar()
             if count != op.ply:
                 raise GameOver("a move was stored first")
+            if (
+                op.idle_before is not None
+                and conn.execute(
+                    select(func.count())
+                    .select_from(actions_table)
+                    .where(
+                        actions_table.c.game_id == op.game_id, actions_table.c.at >= op.idle_before
+                    )
+                ).scalar()
+            ):
+                raise GameOver("a move was stored since")
+        elif isinstance(op, ClaimSeat):
+            t = seats_table
+            where = [
+                t.c.game_id == op.game_id,
+                t.c.seat == op.seat,
+                t.c.token_hash == op.token_hash,
+            ]
+            if not op.move:
+                where.append(or_(t.c.claimed_by.is_(None), t.c.claimed_by == op.device))
+            done = conn.execute(
+                update(t).where(*where).values(claimed_by=op.device, claimed_at=now)
+            )
+            if done.rowcount != 1:
+                raise SeatTaken("the seat is held by another device, or its link changed")
+        elif isinstance(op, ReissueSeat):
+            t = seats_table
+            done = conn.execute(
+                update(t)
+                .where(t.c.game_id == op.game_id, t.c.seat == op.seat, t.c.claimed_by.is_(None))
+                .values(
+                    token_hash=op.token_hash,
+                    claimed_by=op.device,
+                    claimed_at=None if op.device is None else now,
+                )
+            )
+            if done.rowcount != 1:
+                raise SeatTaken("somebody already took that seat")
         elif isinstance(op, SetClientSeeds):
             a = actions_table
             stored = (
@@ -626,10 +758,7 @@ class Storage:
                 .where(seats_table.c.game_id == game_id)
                 .order_by(seats_table.c.seat)
             ):
-                m = s._mapping
-                g.seats.append(
-                    SeatRow(m["seat"], m["kind"], m["agent"], m["name"], m["token_hash"])
-                )
+                g.seats.append(_seat_row(s._mapping))
             g.actions = [
                 (a.ply, a.actor, a.action)
                 for a in conn.execute(
@@ -639,6 +768,110 @@ class Storage:
                 )
             ]
             return g
+
+    def load_seats(self, game_id: str) -> list[SeatRow]:
+        """The seats of ``game_id`` as stored now (claims and tokens change)."""
+        t = seats_table
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(t).where(t.c.game_id == game_id).order_by(t.c.seat))
+            return [_seat_row(r._mapping) for r in rows]
+
+    def game_clock(self, game_id: str) -> JsonDict | None:
+        """The clocks stored for ``game_id`` (``None``: untimed or unknown)."""
+        with self.engine.connect() as conn:
+            text = conn.execute(
+                select(games_table.c.clock).where(games_table.c.id == game_id)
+            ).scalar()
+        return None if text is None else dict(json.loads(text))
+
+    def list_games(
+        self,
+        *,
+        game: str | None = None,
+        status: str | None = None,
+        page: int = 1,
+        per_page: int = 20,
+    ) -> tuple[list[GameRow], int]:
+        """Public games, newest first, one page of them (from 1), with how many match."""
+        g = games_table
+        where = [g.c.visibility == "public", g.c.status != "quarantined"]
+        if game is not None:
+            where.append(g.c.game == game)
+        if status is not None:
+            where.append(g.c.status == status)
+        q = (
+            select(g)
+            .where(*where)
+            .order_by(g.c.created.desc(), g.c.id)
+            .limit(per_page)
+            .offset((page - 1) * per_page)
+        )
+        with self.engine.connect() as conn:
+            total = conn.execute(select(func.count()).select_from(g).where(*where)).scalar()
+            return [_game_row(r._mapping) for r in conn.execute(q)], int(total or 0)
+
+    def lobby(self, limit: int = 50) -> list[GameRow]:
+        """Public invite games still going with a person's seat nobody has claimed (the
+        host's own seat aside; games on one screen have none), oldest first, with their
+        seats."""
+        g, t = games_table, seats_table
+        open_seat = (
+            select(t.c.game_id)
+            .where(
+                t.c.game_id == g.c.id,
+                t.c.kind == "human",
+                t.c.claimed_by.is_(None),
+                or_(g.c.host_seat.is_(None), t.c.seat != g.c.host_seat),
+            )
+            .exists()
+        )
+        q = (
+            select(g)
+            .where(
+                g.c.visibility == "public", g.c.status == "active", g.c.mode == "invite", open_seat
+            )
+            .order_by(g.c.created)
+            .limit(limit)
+        )
+        with self.engine.connect() as conn:
+            rows = [_game_row(r._mapping) for r in conn.execute(q)]
+            for row in rows:
+                seats = conn.execute(select(t).where(t.c.game_id == row.id).order_by(t.c.seat))
+                row.seats = [_seat_row(s._mapping) for s in seats]
+        return rows
+
+    def out_of_time(self, now: float, limit: int = 50) -> list[str]:
+        """Games still going whose stored clock says a player's time ran out by ``now``."""
+        g = games_table
+        q = (
+            select(g.c.id)
+            .where(g.c.status == "active", g.c.clock_deadline <= now)
+            .order_by(g.c.clock_deadline)
+            .limit(limit)
+        )
+        with self.engine.connect() as conn:
+            return [r.id for r in conn.execute(q)]
+
+    def idle_games(self, before: float, limit: int = 50) -> list[str]:
+        """Games still going with no action stored since ``before`` (and created before
+        it), the longest idle first."""
+        g, a = games_table, actions_table
+        last = (
+            select(a.c.at)
+            .where(a.c.game_id == g.c.id)
+            .order_by(a.c.ply.desc())
+            .limit(1)
+            .scalar_subquery()
+        )
+        since = func.coalesce(last, g.c.created)
+        q = (
+            select(g.c.id)
+            .where(g.c.status == "active", g.c.created < before, since < before)
+            .order_by(since)
+            .limit(limit)
+        )
+        with self.engine.connect() as conn:
+            return [r.id for r in conn.execute(q)]
 
     def games_to_open(self) -> list[str]:
         """Active games a process must open at start: a bot is to move (or it is not
@@ -775,6 +1008,22 @@ class Storage:
         with self.engine.connect() as conn:
             return {gid: int(top) + 1 for gid, top in conn.execute(q)}
 
+    def seat_keys(self, game_ids: Sequence[str]) -> dict[str, list[tuple[str | None, str | None]]]:
+        """Per game, each seat's token hash and claiming device, in seat order."""
+        if not game_ids:
+            return {}
+        t = seats_table
+        q = (
+            select(t.c.game_id, t.c.token_hash, t.c.claimed_by)
+            .where(t.c.game_id.in_(list(game_ids)))
+            .order_by(t.c.game_id, t.c.seat)
+        )
+        out: dict[str, list[tuple[str | None, str | None]]] = {}
+        with self.engine.connect() as conn:
+            for gid, token_hash, claimed_by in conn.execute(q):
+                out.setdefault(gid, []).append((token_hash, claimed_by))
+        return out
+
     def client_seeds(self, game_id: str) -> list[JsonDict]:
         """The client seeds stored for ``game_id`` (``[]`` if none or unknown)."""
         with self.engine.connect() as conn:
@@ -848,6 +1097,26 @@ def _set_bot_to_move(conn: Connection, op: AppendActions) -> None:
     )
 
 
+def _set_clock(conn: Connection, op: AppendActions) -> None:
+    conn.execute(
+        update(games_table)
+        .where(games_table.c.id == op.game_id)
+        .values(clock=json.dumps(op.clock), clock_deadline=op.deadline)
+    )
+
+
+def _seat_row(m: RowMapping) -> SeatRow:
+    return SeatRow(
+        m["seat"],
+        m["kind"],
+        m["agent"],
+        m["name"],
+        m["token_hash"],
+        m["claimed_by"],
+        None if m["claimed_at"] is None else float(m["claimed_at"]),
+    )
+
+
 def _finish(conn: Connection, op: AppendActions, now: float) -> None:
     conn.execute(
         update(games_table)
@@ -875,4 +1144,7 @@ def _game_row(m: RowMapping) -> GameRow:
         client_seeds=json.loads(m["client_seeds"] or "[]"),
         bot_to_move=m["bot_to_move"],
         problem=m["problem"],
+        visibility=m["visibility"],
+        host_seat=m["host_seat"],
+        clock=None if m["clock"] is None else json.loads(m["clock"]),
     )

@@ -36,7 +36,9 @@
     try { data = await resp.json(); } catch (e) { data = null; }
     if (!resp.ok) {
       const msg = data && data.error ? data.error.message : `request failed (${resp.status})`;
-      throw new Error(msg);
+      const err = new Error(msg);
+      err.code = data && data.error ? data.error.code : null;
+      throw err;
     }
     return data;
   }
@@ -64,6 +66,19 @@
   function gameIdFromPath() {
     const parts = location.pathname.split("/").filter(Boolean);
     return decodeURIComponent(parts[parts.length - 1] || "");
+  }
+
+  // The secret this browser keeps for itself: seat links opened here are claimed with it,
+  // so a link works on the first device that opens it (lobby.js uses the same key).
+  function device() {
+    let d = localStorage.getItem("arena:device");
+    if (!d) {
+      const bytes = new Uint8Array(18);
+      crypto.getRandomValues(bytes);
+      d = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+      localStorage.setItem("arena:device", d);
+    }
+    return d;
   }
 
   function tokensFromHash() {
@@ -204,14 +219,17 @@
         return { kind: "bot", agent: v.slice(4) };
       });
       const mode = document.querySelector("input[name=mode]:checked").value;
+      const body = Object.assign({ game: g.id, params, seats, mode }, newGameExtras());
       $("f-start").disabled = true;
       try {
-        const made = await api("/api/matches", { json: { game: g.id, params, seats, mode } });
+        const made = await api("/api/matches", { json: body });
         const humans = made.seats.filter((s) => s.token);
         if (!humans.length) { location.href = made.watch_url; return; }
         if (mode === "hotseat" || humans.length === 1) { location.href = made.hotseat_url; return; }
+        // The other people's links are shown once, on the next page, and not kept: this
+        // browser keeps only its own seat (a lost invite is re-issued from the game page).
         const invites = humans.slice(1).map((s) => ({ seat: s.seat, name: s.name, url: s.url }));
-        localStorage.setItem("arena:invites:" + made.id, JSON.stringify(invites));
+        sessionStorage.setItem("arena:new-invites:" + made.id, JSON.stringify(invites));
         location.href = humans[0].url;
       } catch (e) {
         err.textContent = e.message;
@@ -221,24 +239,20 @@
       }
     });
 
-    try {
-      const recent = await api("/api/matches?limit=12");
-      const list = $("recent");
-      list.textContent = "";
-      if (!recent.length) list.append(el("li", { class: "muted", text: "No games yet." }));
-      const names = Object.fromEntries(games.map((g) => [g.id, g.name]));
-      for (const r of recent) {
-        const done = r.status === "finished";
-        list.append(el("li", {},
-          el("span", { text: `${names[r.game] || r.game}: ${r.players.join(" vs ")} ` }),
-          el("span", { class: "muted small", text: done ? "finished " : "in play " }),
-          el("a", { href: done ? `/replay/${r.id}` : `/play/${r.id}`, text: done ? "replay" : "watch" })));
-      }
-    } catch (e) {
-      $("recent").textContent = "";
-    }
+    // The games list and the lobby are lobby.js's.
+    $("f-clock").addEventListener("change", () => { $("f-clock-times").hidden = !$("f-clock").checked; });
   }
   let selectGame = () => {};
+
+  // The new-game form's clock and listing choices, as the API takes them.
+  function newGameExtras() {
+    const extras = { visibility: $("f-public").checked ? "public" : "private" };
+    if ($("f-clock").checked) {
+      extras.clock = { minutes: parseFloat($("f-minutes").value) || 5,
+        increment: parseFloat($("f-increment").value) || 0 };
+    }
+    return extras;
+  }
 
   // -- board helpers --------------------------------------------------------------------
 
@@ -263,34 +277,133 @@
 
   function play() {
     const gameId = gameIdFromPath();
-    const tokens = tokensFromHash();
+    let tokens = tokensFromHash();
     const st = {
       ws: null, info: null, seats: [], states: {}, shown: null, revealed: null, log: {},
       nextId: 1, pending: null, retry: 0, closedForGood: false, selected: null, drawnPly: -1,
       presence: null, watchers: 0, online: false, timer: null,
+      tokenOf: {}, newLinks: {}, clockHead: null, clockOffset: 0,
     };
     $("watch-link").href = `/play/${gameId}`;
     $("watch-link").textContent = `${location.origin}/play/${gameId}`;
     $("replay-link").href = `/replay/${gameId}`;
     $("print-link").href = `/api/matches/${gameId}/print`;
 
+    // -- seats and links: claimed by this device, invites, another device ------------------
+
+    // The links of the other seats, shown once after the game was created (never kept).
     try {
-      const invites = JSON.parse(localStorage.getItem("arena:invites:" + gameId) || "null");
-      if (invites && invites.length) {
-        const list = $("invite-list");
-        for (const inv of invites) {
-          const url = location.origin + inv.url;
-          const input = el("input", { readonly: true, value: url, "aria-label": `link for ${inv.name}` });
-          list.append(el("li", {}, el("span", { text: `${inv.name}: ` }), input,
-            el("button", { type: "button", text: "Copy", onclick: () => {
-              input.select();
-              if (navigator.clipboard) navigator.clipboard.writeText(url).catch(() => {});
-              else document.execCommand("copy");
-            } })));
-        }
-        $("invites").hidden = false;
+      const key = "arena:new-invites:" + gameId;
+      for (const inv of JSON.parse(sessionStorage.getItem(key) || "[]")) {
+        st.newLinks[inv.seat] = location.origin + inv.url;
       }
-    } catch (e) { /* no invites kept */ }
+      sessionStorage.removeItem(key);
+    } catch (e) { /* nothing to show */ }
+
+    // Each seat link is claimed for this device before connecting; a seat held by
+    // another device moves here only if the person says so (that device is told).
+    async function claimSeats() {
+      const kept = [];
+      for (const t of tokens) {
+        const claim = (move) => api(`/api/matches/${encodeURIComponent(gameId)}/claim`,
+          { json: { token: t, device: device(), move } });
+        try {
+          st.tokenOf[(await claim(false)).seat] = t;
+          kept.push(t);
+        } catch (e) {
+          if (e.code !== "seat_elsewhere") { kept.push(t); continue; }
+          const ask = "This seat is being played on another device. Play it on this device " +
+            "instead? The other device will be told, and can only watch from then on.";
+          if (!confirm(ask)) { notice("This seat is played on another device: you are watching here.", "info"); continue; }
+          try {
+            st.tokenOf[(await claim(true)).seat] = t;
+            kept.push(t);
+          } catch (e2) { notice(e2.message, "error"); }
+        }
+      }
+      tokens = kept;
+    }
+
+    function linkField(url, label) {
+      const input = el("input", { readonly: true, value: url, "aria-label": label });
+      return [input, el("button", { type: "button", text: "Copy", onclick: () => {
+        input.select();
+        if (navigator.clipboard) navigator.clipboard.writeText(url).catch(() => {});
+        else document.execCommand("copy");
+      } })];
+    }
+
+    // The other people's seats: their links right after creation, and for the creator a
+    // new link for any seat nobody has opened yet (the old link then stops working).
+    function renderInvites() {
+      const info = st.info;
+      if (!info) return;
+      const list = $("invite-list");
+      list.textContent = "";
+      const host = info.host_seat !== null && st.seats.includes(info.host_seat);
+      const live = info.status !== "finished";
+      let shown = 0;
+      for (const s of info.seats) {
+        if (s.kind !== "human" || st.seats.includes(s.seat)) continue;
+        const link = st.newLinks[s.seat];
+        const claimed = info.claimed && info.claimed[s.seat];
+        if (!link && !(host && live)) continue;
+        const li = el("li", {}, el("span", { text: `${s.name}: ` }));
+        if (claimed) {
+          li.append(el("span", { class: "muted small", text: "has opened the link" }));
+        } else {
+          if (link) li.append(...linkField(link, `link for ${s.name}`));
+          else li.append(el("span", { class: "muted small", text: "has not opened the link yet" }));
+          if (host && live) {
+            li.append(el("button", { type: "button", text: link ? "Replace the link" : "New link",
+              title: "Make a new link for this seat; the old one stops working",
+              onclick: () => reissue(s.seat) }));
+          }
+        }
+        list.append(li);
+        shown++;
+      }
+      $("invites").hidden = !shown;
+      renderContinue();
+    }
+
+    async function reissue(seat) {
+      const host = st.info.host_seat;
+      try {
+        const made = await api(`/api/matches/${encodeURIComponent(gameId)}/seats/${seat}/invite`,
+          { json: { token: st.tokenOf[host] || tokens[0], device: device() } });
+        st.newLinks[seat] = location.origin + made.url;
+        notice("New link made: the old one no longer works.", "info");
+      } catch (e) {
+        notice(e.message, "error");
+      }
+      renderInvites();
+    }
+
+    // A player's own link, to go on playing on another device (opened there, it asks
+    // before taking the seat, and this device is told).
+    function renderContinue() {
+      const box = $("continue");
+      const live = st.info && st.info.status !== "finished";
+      box.hidden = !tokens.length || !st.seats.length || !live;
+      if (box.hidden || $("continue-link").childElementCount) return;
+      $("continue-show").onclick = () => {
+        const url = `${location.origin}/play/${gameId}#t=${tokens.join(".")}`;
+        $("continue-link").append(...linkField(url, "link to continue on another device"));
+        $("continue-show").hidden = true;
+        $("continue-help").hidden = false;
+      };
+    }
+
+    function seatMoved(head) {
+      st.seats = st.seats.filter((s) => s !== head.seat);
+      const lost = st.tokenOf[head.seat];
+      tokens = tokens.filter((t) => t !== lost);
+      delete st.states[String(head.seat)];
+      st.shown = null;
+      notice(head.text, "error");
+      renderInvites();
+    }
 
     // While the connection is down the board takes no input and says so; reconnecting
     // starts at once (first retry within a quarter second, then at most every second) and
@@ -312,7 +425,7 @@
       ws.onopen = () => {
         st.retry = 0;
         setOnline(true);
-        ws.send(JSON.stringify({ type: "hello", tokens }));
+        ws.send(JSON.stringify({ type: "hello", tokens, device: device() }));
       };
       ws.onmessage = (ev) => onMessage(ev.data);
       ws.onclose = (ev) => {
@@ -379,6 +492,7 @@
           document.title = `${head.game.name} · Sudoku Arena`;
           $("rules-link").href = `/rules/${head.game.game}`;
           $("type-box").hidden = !st.seats.length;
+          renderInvites();
           showLegend(head.legend || []);
           break;
         case "state": {
@@ -393,7 +507,7 @@
           st.log[key] = log.slice(0, head.log_from).concat(head.log);
           st.states[key] = { head, svg, panel };
           st.info.status = head.status;
-          if (head.status === "finished") showFairness(st.info);
+          if (head.status === "finished") { showFairness(st.info); renderInvites(); }
           st.info.rematch = head.rematch;
           render();
           break;
@@ -409,6 +523,14 @@
           break;
         case "rematch":
           st.info.rematch = head.rematch;
+          render();
+          break;
+        case "seats":
+          if (st.info) st.info.claimed = head.claimed;
+          renderInvites();
+          break;
+        case "seat_moved":
+          seatMoved(head);
           render();
           break;
         case "presence":
@@ -517,6 +639,7 @@
       w8.hidden = !st.watchers;
       w8.textContent = st.watchers === 1 ? "1 person watching" : `${st.watchers} people watching`;
       etiquette(seat, head, view, outcome);
+      renderClock(head);
 
       // Result.
       const result = $("result");
@@ -578,6 +701,45 @@
         $("draw-accept").onclick = () => sendEnding("draw", seat, "accept");
         $("draw-decline").onclick = () => sendEnding("draw", seat, "decline");
       }
+    }
+
+    // -- clocks ------------------------------------------------------------------------------
+
+    // Timed games: each seat's time, counted down between messages from the server's
+    // time (each position carries it), so a wrong clock on this device does not matter.
+    function renderClock(head) {
+      const box = $("clocks");
+      if (head && head !== st.clockHead) {
+        st.clockHead = head;
+        if (typeof head.server_time === "number") st.clockOffset = head.server_time - Date.now() / 1000;
+      }
+      const h = st.clockHead;
+      const clock = h && h.clock;
+      box.hidden = !clock;
+      if (!clock) return;
+      const now = Date.now() / 1000 + st.clockOffset;
+      const view = h.view || {};
+      box.textContent = "";
+      box.append(el("span", { class: "clock-control muted small", text: `Clock ${clock.words}` }));
+      clock.left.forEach((left, i) => {
+        const running = clock.since[i] !== null && h.status !== "finished";
+        const secs = Math.max(0, running ? left - (now - clock.since[i]) : left);
+        const name = playerLabel(st.info.seats, view, i);
+        box.append(el("span", {
+          class: "clock" + (running ? " running" : "") + (secs < 20 ? " low" : "") + (secs <= 0 ? " out" : ""),
+          "aria-label": `${name}: ${clockText(secs)} left` + (running ? ", running" : ""),
+        }, el("span", { class: "clock-who", text: name + " " }), el("b", { text: clockText(secs) })));
+      });
+    }
+    setInterval(() => { if (st.clockHead && st.clockHead.clock) renderClock(null); }, 250);
+
+    function clockText(secs) {
+      if (secs < 10) return `0:0${secs.toFixed(1)}`;
+      const s = Math.floor(secs);
+      const hours = Math.floor(s / 3600);
+      const mins = Math.floor((s % 3600) / 60);
+      const rest = String(s % 60).padStart(2, "0");
+      return hours ? `${hours}:${String(mins).padStart(2, "0")}:${rest}` : `${mins}:${rest}`;
     }
 
     function sendEnding(type, seat, answer) {
@@ -804,7 +966,7 @@
     }
 
     $("cover").hidden = true;
-    connect();
+    claimSeats().then(connect, connect);
   }
 
   // -- replay page ----------------------------------------------------------------------
@@ -885,6 +1047,11 @@
     });
     go(0);
   }
+
+  // Older versions kept every opponent's link in the creator's browser: forget them.
+  try {
+    for (const k of Object.keys(localStorage)) if (k.startsWith("arena:invites:")) localStorage.removeItem(k);
+  } catch (e) { /* storage unavailable */ }
 
   const page = document.body.dataset.page;
   if (page === "home") home();

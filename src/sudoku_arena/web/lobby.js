@@ -1,0 +1,144 @@
+// Sudoku Arena home page: the lobby (public games waiting for a player, joined with one
+// click) and the list of public games with dates, filters and pages. Private games
+// (invite links) are never listed by the server.
+"use strict";
+
+(function () {
+  const $ = (id) => document.getElementById(id);
+  const PER_PAGE = 10;
+
+  function el(tag, attrs, ...kids) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (k === "class") e.className = v;
+      else if (k === "text") e.textContent = v;
+      else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+      else if (v !== null && v !== undefined && v !== false) e.setAttribute(k, v);
+    }
+    for (const kid of kids) if (kid !== null && kid !== undefined) e.append(kid);
+    return e;
+  }
+
+  // The secret this browser keeps for itself: a seat link opened here is claimed with it
+  // (the same key as the play page uses).
+  function device() {
+    let d = localStorage.getItem("arena:device");
+    if (!d) {
+      const bytes = new Uint8Array(18);
+      crypto.getRandomValues(bytes);
+      d = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+      localStorage.setItem("arena:device", d);
+    }
+    return d;
+  }
+
+  async function getJson(path, options) {
+    const resp = await fetch(path, options);
+    let data = null;
+    try { data = await resp.json(); } catch (e) { data = null; }
+    if (!resp.ok) throw new Error(data && data.error ? data.error.message : `request failed (${resp.status})`);
+    return data;
+  }
+
+  function when(seconds) {
+    return new Date(seconds * 1000).toLocaleString(undefined,
+      { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
+  }
+
+  let names = {};
+
+  // -- lobby ----------------------------------------------------------------------------
+
+  async function join(id, button) {
+    button.disabled = true;
+    try {
+      const made = await getJson(`/api/matches/${encodeURIComponent(id)}/join`, {
+        method: "POST", headers: { "content-type": "application/json" },
+        body: JSON.stringify({ device: device() }) });
+      location.href = made.url;
+    } catch (e) {
+      $("lobby-error").textContent = e.message;
+      $("lobby-error").hidden = false;
+      button.disabled = false;
+      loadLobby();
+    }
+  }
+
+  async function loadLobby() {
+    const list = $("lobby");
+    let games;
+    try {
+      games = await getJson("/api/lobby");
+    } catch (e) {
+      list.textContent = "";
+      list.append(el("li", { class: "muted", text: "Could not load the open games: " + e.message }));
+      return;
+    }
+    list.textContent = "";
+    if (!games.length) list.append(el("li", { class: "muted", text: "No open games right now: start one and list it publicly." }));
+    for (const g of games) {
+      const open = g.open_seats.map((s) => s.name).join(", ");
+      const button = el("button", { type: "button", class: "primary", text: "Join",
+        "aria-label": `Join ${g.name}: ${g.players.join(" vs ")}` });
+      button.addEventListener("click", () => join(g.id, button));
+      list.append(el("li", { class: "lobby-game" },
+        el("span", { class: "lobby-what", text: `${g.name}: ${g.players.join(" vs ")}` }),
+        el("span", { class: "muted small", text: ` · seat open: ${open}` +
+          (g.clock ? ` · clock ${g.clock}` : " · no clock") + ` · since ${when(g.created)} ` }),
+        button));
+    }
+  }
+
+  // -- the games list ----------------------------------------------------------------------
+
+  let page = 1;
+
+  async function loadGames() {
+    const params = new URLSearchParams({ page: String(page), per_page: String(PER_PAGE) });
+    const game = $("list-game").value;
+    const status = $("list-status").value;
+    if (game) params.set("game", game);
+    if (status) params.set("status", status);
+    const list = $("recent");
+    let data;
+    try {
+      data = await getJson("/api/matches?" + params);
+    } catch (e) {
+      list.textContent = "";
+      list.append(el("li", { class: "muted", text: "Could not load the games: " + e.message }));
+      return;
+    }
+    list.textContent = "";
+    if (!data.games.length) list.append(el("li", { class: "muted", text: "No games to show." }));
+    for (const r of data.games) {
+      const done = r.status === "finished";
+      const result = done && r.outcome ? ` · ${r.outcome.reason}` : "";
+      list.append(el("li", {},
+        el("span", { text: `${names[r.game] || r.game}: ${r.players.join(" vs ")} ` }),
+        el("span", { class: "muted small", text: (done ? `finished ${when(r.updated)}` :
+          `in play, started ${when(r.created)}`) + (r.clock ? ` · clock ${r.clock}` : "") + result + " " }),
+        el("a", { href: done ? `/replay/${r.id}` : `/play/${r.id}`, text: done ? "replay" : "watch" })));
+    }
+    const pages = Math.max(1, Math.ceil(data.total / PER_PAGE));
+    $("list-page").textContent = `Page ${page} of ${pages} (${data.total} game${data.total === 1 ? "" : "s"})`;
+    $("list-prev").disabled = page <= 1;
+    $("list-next").disabled = page >= pages;
+  }
+
+  async function start() {
+    try {
+      const games = await getJson("/api/games");
+      names = Object.fromEntries(games.map((g) => [g.id, g.name]));
+      for (const g of games) $("list-game").append(el("option", { value: g.id, text: g.name }));
+    } catch (e) { /* the list shows game ids instead of names */ }
+    $("list-game").addEventListener("change", () => { page = 1; loadGames(); });
+    $("list-status").addEventListener("change", () => { page = 1; loadGames(); });
+    $("list-prev").addEventListener("click", () => { page = Math.max(1, page - 1); loadGames(); });
+    $("list-next").addEventListener("click", () => { page += 1; loadGames(); });
+    loadLobby();
+    loadGames();
+    setInterval(loadLobby, 15000);
+  }
+
+  if (document.body.dataset.page === "home") start();
+})();
