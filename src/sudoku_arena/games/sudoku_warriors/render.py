@@ -400,6 +400,18 @@ def _bid_targets(view: JsonDict, ox: int, oy: int, legal: list[str], mover_color
         )
 
     out: list[str] = []
+    if legal:
+        # Villages that take no part in a bid now: a click asks the engine why not.
+        for cell in range(81):
+            if cell in singles or cell in pairs:
+                continue
+            r, c = divmod(cell, 9)
+            name = cell_name(cell)
+            out.append(
+                f'<rect class="try" data-try="bid {name}" x="{ox + c * _CELL}" '
+                f'y="{oy + r * _CELL}" width="{_CELL}" height="{_CELL}" fill="#000" '
+                f'fill-opacity="0"><title>village {name}</title></rect>'
+            )
     for cell in selectable:
         name = cell_name(cell)
         out.append(cell_rect(cell, f'data-select="{name}"', f"choose {name} for a bid", "0.1"))
