@@ -1053,6 +1053,9 @@
     for (const k of Object.keys(localStorage)) if (k.startsWith("arena:invites:")) localStorage.removeItem(k);
   } catch (e) { /* storage unavailable */ }
 
+  // The helpers other page scripts share (lobby.js), so each is written once.
+  window.Arena = { el, api, device };
+
   const page = document.body.dataset.page;
   if (page === "home") home();
   else if (page === "play") play();

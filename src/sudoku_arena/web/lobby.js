@@ -7,38 +7,8 @@
   const $ = (id) => document.getElementById(id);
   const PER_PAGE = 10;
 
-  function el(tag, attrs, ...kids) {
-    const e = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (k === "class") e.className = v;
-      else if (k === "text") e.textContent = v;
-      else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
-      else if (v !== null && v !== undefined && v !== false) e.setAttribute(k, v);
-    }
-    for (const kid of kids) if (kid !== null && kid !== undefined) e.append(kid);
-    return e;
-  }
-
-  // The secret this browser keeps for itself: a seat link opened here is claimed with it
-  // (the same key as the play page uses).
-  function device() {
-    let d = localStorage.getItem("arena:device");
-    if (!d) {
-      const bytes = new Uint8Array(18);
-      crypto.getRandomValues(bytes);
-      d = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
-      localStorage.setItem("arena:device", d);
-    }
-    return d;
-  }
-
-  async function getJson(path, options) {
-    const resp = await fetch(path, options);
-    let data = null;
-    try { data = await resp.json(); } catch (e) { data = null; }
-    if (!resp.ok) throw new Error(data && data.error ? data.error.message : `request failed (${resp.status})`);
-    return data;
-  }
+  // Shared with the play page: arena.js is loaded first and lends its helpers.
+  const { el, api, device } = window.Arena;
 
   function when(seconds) {
     return new Date(seconds * 1000).toLocaleString(undefined,
@@ -52,9 +22,8 @@
   async function join(id, button) {
     button.disabled = true;
     try {
-      const made = await getJson(`/api/matches/${encodeURIComponent(id)}/join`, {
-        method: "POST", headers: { "content-type": "application/json" },
-        body: JSON.stringify({ device: device() }) });
+      const made = await api(`/api/matches/${encodeURIComponent(id)}/join`,
+        { json: { device: device() } });
       location.href = made.url;
     } catch (e) {
       $("lobby-error").textContent = e.message;
@@ -68,7 +37,7 @@
     const list = $("lobby");
     let games;
     try {
-      games = await getJson("/api/lobby");
+      games = await api("/api/lobby");
     } catch (e) {
       list.textContent = "";
       list.append(el("li", { class: "muted", text: "Could not load the open games: " + e.message }));
@@ -102,7 +71,7 @@
     const list = $("recent");
     let data;
     try {
-      data = await getJson("/api/matches?" + params);
+      data = await api("/api/matches?" + params);
     } catch (e) {
       list.textContent = "";
       list.append(el("li", { class: "muted", text: "Could not load the games: " + e.message }));
@@ -127,7 +96,7 @@
 
   async function start() {
     try {
-      const games = await getJson("/api/games");
+      const games = await api("/api/games");
       names = Object.fromEntries(games.map((g) => [g.id, g.name]));
       for (const g of games) $("list-game").append(el("option", { value: g.id, text: g.name }));
     } catch (e) { /* the list shows game ids instead of names */ }
