@@ -31,7 +31,6 @@ import hashlib
 import inspect
 import json
 import math
-import os
 import platform
 import sys
 import time
@@ -233,8 +232,11 @@ def _current(game_id: str, entry: JsonDict) -> bool:
     )
 
 
+#: The mark of a row whose games were played by an earlier search or budget.
+_STALE = " (earlier search: play again to confirm)"
+
+
 def render(store: JsonDict) -> str:
-    cpu = _cpu_name()
     lines = [
         "# Bot strength",
         "",
@@ -243,8 +245,8 @@ def render(store: JsonDict) -> str:
         "(regenerate after changing a game's `search.py` or the search). Levels and their",
         "budgets are described in [bots.md](bots.md).",
         "",
-        f"Machine: {cpu}, {os.cpu_count()} cores shared with other work while the table",
-        f"was played (timings are pessimistic), Python {platform.python_version()}.",
+        "Played on the project's 2-core machine, shared with other work while the table",
+        f"was played (timings are pessimistic); rendered with Python {platform.python_version()}.",
         "",
         "Win rates are the first agent's share of the games (a shared win counts",
         "1/k) with a 95% Wilson interval; seats rotate, so every agent plays every seat",
@@ -258,8 +260,9 @@ def render(store: JsonDict) -> str:
             lines += [f"## {spec.name}", "", "Not measured yet.", ""]
             continue
         lines += [f"## {spec.name}", ""]
-        stale = sorted(k for k, d in data.items() if d.get("results") and not _current(spec.id, d))
-        data = {k: d for k, d in data.items() if k not in stale}
+        # Rows played by an earlier search or budget stay in the table, marked, until
+        # they are played again: a reader sees the old figure and that it is old.
+        stale = {k for k, d in data.items() if d.get("results") and not _current(spec.id, d)}
         duel = [(k, d) for k, d in data.items() if len(d["players"]) == 2 and d.get("results")]
         solo = [(k, d) for k, d in data.items() if len(d["players"]) == 1 and d.get("results")]
         order = [k for k, _ in DUELS] + [k for k, _ in SOLOS]
@@ -279,7 +282,8 @@ def render(store: JsonDict) -> str:
                 lines.append(
                     f"| {' vs '.join(d['players'])} | {s.games} | {_pct(a.win_rate)} | "
                     f"{_pct(a.win_ci[0])} – {_pct(a.win_ci[1])} | {s.unwon} | {s.mean_plies:.1f} | "
-                    f"{_check(TARGETS.get((spec.id, key)), a.win_rate, a.win_ci[0], s.games)} |"
+                    f"{_check(TARGETS.get((spec.id, key)), a.win_rate, a.win_ci[0], s.games)}"
+                    f"{_STALE if key in stale else ''} |"
                 )
             lines.append("")
         if solo:
@@ -295,15 +299,14 @@ def render(store: JsonDict) -> str:
                 lines.append(
                     f"| {a.name} | {s.games} | {a.mean_score:.1f} | "
                     f"{a.score_ci[0]:.1f} – {a.score_ci[1]:.1f} | {s.mean_plies:.1f} | "
-                    f"{_solo_check(spec.id, key, data)} |"
+                    f"{_solo_check(spec.id, key, data)}{_STALE if key in stale else ''} |"
                 )
             lines.append("")
         lines += _timings(spec.id, data)
         if stale:
             lines += [
-                "Not shown, played by an older search of this game (to be played again): "
-                + ", ".join(stale)
-                + ".",
+                f"Rows marked{_STALE} were played before the last change to this game's "
+                "search knowledge or budgets (`search.py`): " + ", ".join(sorted(stale)) + ".",
                 "",
             ]
     return "\n".join(lines).rstrip() + "\n"
@@ -333,16 +336,6 @@ def _timings(game_id: str, data: JsonDict) -> list[str]:
             f"{_sec(percentile(ts, 0.5))} | {_sec(percentile(ts, 0.95))} |"
         )
     return [*out, ""]
-
-
-def _cpu_name() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown CPU"
 
 
 def build(
