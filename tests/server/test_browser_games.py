@@ -39,7 +39,13 @@ GAMES: list[tuple[str, dict[str, Any], bool]] = [
 #: What the page shows whatever the state: the things a player must reach.
 _LAYOUT = """() => {
   const w = window.innerWidth;
-  const out = { scroll: document.documentElement.scrollWidth - w, outside: [], small: [] };
+  const out = { scroll: document.documentElement.scrollWidth - w, outside: [], small: [],
+    below: [] };
+  // The off-board action buttons and the notice are seen without scrolling.
+  for (const e of document.querySelectorAll('#actions button, #notice:not([hidden])')) {
+    const r = e.getBoundingClientRect();
+    if (r.height && r.bottom > window.innerHeight + 1) out.below.push(e.id || e.textContent.trim());
+  }
   for (const e of document.querySelectorAll('button, a, select, input, #status')) {
     const r = e.getBoundingClientRect();
     if (!r.width || !r.height || e.closest('[hidden]')) continue;
@@ -81,6 +87,8 @@ def _check_layout(page: Any, phone: bool) -> None:
     assert found["scroll"] <= 0, f"the page scrolls sideways by {found['scroll']} px"
     assert not found["outside"], f"controls outside the viewport: {found['outside']}"
     assert not found["small"], f"text under 12 px: {found['small'][:5]}"
+    if not phone:  # a phone scrolls to its buttons below the board; a desktop must not
+        assert not found["below"], f"below the fold: {found['below']}"
 
 
 def _tap_sizes(page: Any) -> list[float]:
@@ -108,6 +116,8 @@ def _try_illegal(page: Any) -> str | None:
     tries.first.dispatch_event("click")
     page.wait_for_selector("#notice:not([hidden])", timeout=10_000)
     assert page.locator("#log li").count() == before  # nothing was played
+    box = page.locator("#notice").bounding_box()
+    assert box and box["y"] + box["height"] <= page.viewport_size["height"] + 1  # in view
     text: str = page.locator("#notice").inner_text()
     return text
 
