@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from sudoku_arena.core.agent import Agent
@@ -70,7 +71,14 @@ def load_seeded(game_id: str, seed: int, **params: object) -> AnyGame:
 def sample_chance(game: AnyGame, state: object, rng: random.Random) -> object:
     """Draw one chance outcome of ``state`` from a plain generator (simulations and
     benchmarks; matches draw from their committed secret instead)."""
-    outcomes = game.chance_outcomes(state)
+    return sample_outcome(game.chance_outcomes(state), rng)
+
+
+def sample_outcome(
+    outcomes: Sequence[tuple[object, Fraction | float]], rng: random.Random
+) -> object:
+    """One of ``outcomes`` drawn with its probability, with one ``rng.random()`` call
+    (so searches that share a generator stay reproducible)."""
     r = rng.random()
     acc = 0.0
     for action, prob in outcomes:

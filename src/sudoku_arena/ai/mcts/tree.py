@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import math
-import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 
+from sudoku_arena.core.match import sample_outcome
 from sudoku_arena.core.protocol import AnyGame
 from sudoku_arena.core.types import MoveKind, ToMove
 
@@ -103,12 +102,5 @@ def checked_step(game: AnyGame, s: object, a: object, p: int | None) -> object:
     return game.apply(s, a, p)
 
 
-def sample(outcomes: Sequence[tuple[object, Fraction | float]], rng: random.Random) -> object:
-    """One chance outcome drawn with its probability (one ``rng.random()`` call)."""
-    r = rng.random()
-    acc = 0.0
-    for action, prob in outcomes:
-        acc += float(prob)
-        if r < acc:
-            return action
-    return outcomes[-1][0]
+#: One chance outcome drawn with its probability: the match runner's own sampler.
+sample = sample_outcome
