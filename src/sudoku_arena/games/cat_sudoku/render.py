@@ -13,6 +13,7 @@ from collections.abc import Callable
 from html import escape
 
 from sudoku_arena.core.types import JsonDict
+from sudoku_arena.games.drawing import panel_svg
 
 _ANSI = {
     "circle": "\x1b[1;31m",
@@ -359,11 +360,7 @@ def render_panel(view: JsonDict) -> str:
         body.extend(_svg_sheet(view, p, tx, yy, thumb, None))
     bottom = ty + ((len(others) + 1) // 2) * (rows * thumb + 30) if others else panel_end
     width, height = panel_w + _PAD, bottom + _PAD
-    return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0f} {height:.0f}" '
-        'class="panel cat-sudoku" font-family="sans-serif" role="img" '
-        'aria-label="dice, Wild Counter and scores">' + "".join(body) + "</svg>"
-    )
+    return panel_svg("cat-sudoku", "dice, Wild Counter and scores", width, height, body)
 
 
 def _panel(view: JsonDict, x0: float, y0: float, legal: list[str]) -> tuple[list[str], float]:

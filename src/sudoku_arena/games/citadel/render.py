@@ -14,6 +14,7 @@ from html import escape
 
 from sudoku_arena.core.types import JsonDict
 from sudoku_arena.games.citadel.rules import COLUMNS, parse_cell
+from sudoku_arena.games.drawing import panel_svg
 
 _ANSI = {
     0: "\x1b[1;34m",
@@ -242,11 +243,7 @@ def render_panel(view: JsonDict) -> str:
     credits, sieges, and the button that shows where walls can be built."""
     body, bottom = _panel(view, 10, 24)
     width, height = _PANEL, bottom + 10
-    return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
-        'class="panel citadel" font-family="sans-serif" role="img" '
-        'aria-label="citadels, warriors and credits">' + "".join(body) + "</svg>"
-    )
+    return panel_svg("citadel", "citadels, warriors and credits", width, height, body)
 
 
 def _target(shape: str, attrs: str, title: str) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from html import escape
 
 from sudoku_arena.core.types import JsonDict
+from sudoku_arena.games.drawing import panel_svg
 from sudoku_arena.grids.sudoku import cell_name
 
 _LETTER = {"circle": "o", "square": "s", "triangle": "t"}
@@ -265,11 +266,7 @@ def render_panel(view: JsonDict) -> str:
     being fought with its bids and reserves, and the battles due."""
     body, bottom = _panel(view, 12, 20)
     width, height = _PANEL, bottom + 12
-    return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
-        'class="panel sudoku-warriors" font-family="sans-serif" role="img" '
-        'aria-label="provinces and battles">' + "".join(body) + "</svg>"
-    )
+    return panel_svg("sudoku-warriors", "provinces and battles", width, height, body)
 
 
 def _hilltops(view: JsonDict, ox: int, oy: int, legal: list[str], mover_color: str) -> list[str]:

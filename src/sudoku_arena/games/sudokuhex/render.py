@@ -9,6 +9,7 @@ import math
 from html import escape
 
 from sudoku_arena.core.types import JsonDict
+from sudoku_arena.games.drawing import panel_svg
 from sudoku_arena.grids.hex import (
     COORD_INDEX,
     HEX_COORDS,
@@ -241,11 +242,7 @@ def render_panel(view: JsonDict) -> str:
     the pile and whose turn it is."""
     body, bottom = _panel(view, _PAD, _PAD)
     width, height = _PANEL + _PAD, bottom + _PAD
-    return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0f} {height:.0f}" '
-        'class="panel sudokuhex" font-family="sans-serif" role="img" '
-        'aria-label="scores, hands and the pile">' + "".join(body) + "</svg>"
-    )
+    return panel_svg("sudokuhex", "scores, hands and the pile", width, height, body)
 
 
 def _panel(view: JsonDict, x0: float, y0: float) -> tuple[list[str], float]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from html import escape
 
 from sudoku_arena.core.types import JsonDict
+from sudoku_arena.games.drawing import panel_svg
 from sudoku_arena.grids.sudoku import cell_name
 
 _ANSI = {
@@ -164,11 +165,7 @@ def render_panel(view: JsonDict) -> str:
     """What goes beside the board (on a phone: below it): the map, scores, target."""
     body, bottom = _side_panel(view, _PAD, _PAD)
     width, height = 220, bottom + _PAD
-    return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
-        f'class="panel tic-tac-sudoku" font-family="sans-serif" role="img" '
-        f'aria-label="map and scores">' + "".join(body) + "</svg>"
-    )
+    return panel_svg("tic-tac-sudoku", "map and scores", width, height, body)
 
 
 def _side_panel(view: JsonDict, x0: int, y0: int) -> tuple[list[str], int]:
