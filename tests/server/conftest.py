@@ -7,6 +7,7 @@ import secrets
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -15,7 +16,7 @@ from sudoku_arena.server import ServerConfig
 sys.path.insert(0, str(Path(__file__).parent))
 from arena_helpers import PG_BASE, LiveServer
 
-from services import require_postgres
+from services import chromium, require_postgres
 
 
 @pytest.fixture
@@ -58,3 +59,18 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 def server(sqlite_url: str) -> Iterator[LiveServer]:
     with LiveServer(ServerConfig(database_url=sqlite_url, bot_workers=0, bot_delay=0.0)) as s:
         yield s
+
+
+@pytest.fixture(scope="module")
+def bot_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """A live server whose bots move at once, shared by a module's browser tests."""
+    url = f"sqlite:///{tmp_path_factory.mktemp('db') / 'arena.sqlite3'}"
+    with LiveServer(ServerConfig(database_url=url, bot_workers=1, bot_delay=0.0)) as s:
+        yield s
+
+
+@pytest.fixture(scope="module")
+def module_browser() -> Iterator[Any]:
+    """Debian's chromium, shared by a module's tests (see services.chromium)."""
+    with chromium() as b:
+        yield b

@@ -9,7 +9,6 @@ axe-core comes from npm (``tests/axe/package.json``; ``npm ci --prefix tests/axe
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,8 +16,7 @@ import httpx
 import pytest
 from arena_helpers import LiveServer, create
 
-from services import chromium, require
-from sudoku_arena.server import ServerConfig
+from services import require
 
 AXE = Path(__file__).resolve().parents[1] / "axe" / "node_modules" / "axe-core" / "axe.min.js"
 
@@ -40,17 +38,14 @@ _AUDIT = """async () => {
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
+def browser(module_browser: Any) -> Any:
     require("axe-core", AXE.exists(), "npm ci --prefix tests/axe")
-    with chromium() as b:
-        yield b
+    return module_browser
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    url = f"sqlite:///{tmp_path_factory.mktemp('db') / 'arena.sqlite3'}"
-    with LiveServer(ServerConfig(database_url=url, bot_workers=1, bot_delay=0.0)) as s:
-        yield s
+def server(bot_server: LiveServer) -> LiveServer:
+    return bot_server
 
 
 @pytest.fixture(scope="module")
