@@ -191,6 +191,10 @@ def test_a_whole_game_against_a_bot_by_clicks(
         pytest.fail("the game did not end within 600 clicks")
     assert page.locator("#result-title").inner_text()
     _check_layout(page, phone)
+    # The finished game's replay page fits the same screen.
+    page.goto(f"{server.url}/replay/{made['id']}")
+    page.wait_for_selector("#board svg")
+    assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
     assert not errors, errors
     assert reason, "no place that cannot be played was found to click"
     assert reason.strip() and not re.search(r"\([A-Z]{2,3}-\d+\)", reason)  # words, no IDs
