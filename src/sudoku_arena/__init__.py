@@ -9,6 +9,8 @@ Quick start::
     state = game.apply(state, action)
 """
 
+# First: decides between the compiled and the pure modules before any is imported.
+from sudoku_arena._build import build_description
 from sudoku_arena.core import (
     Agent,
     ArenaError,
@@ -41,6 +43,7 @@ __all__ = [
     "Record",
     "ToMove",
     "__version__",
+    "build_description",
     "load",
     "registered_games",
     "render_svg",

@@ -10,7 +10,7 @@ from rich.progress import Progress, TaskID
 from rich.table import Table
 from rich.text import Text
 
-from sudoku_arena.cli.app import app, console, fail, game_params
+from sudoku_arena.cli.app import app, console, fail, game_params, version_line
 from sudoku_arena.core.errors import ArenaError
 from sudoku_arena.core.registry import registered_games, spec_of
 from sudoku_arena.core.types import GameSpec
@@ -30,6 +30,12 @@ def _players(spec: GameSpec) -> str:
     if spec.min_players == spec.max_players:
         return str(spec.min_players)
     return f"{spec.min_players}-{spec.max_players}"
+
+
+@app.command("version")
+def version() -> None:
+    """Show the version and whether the compiled engines or pure Python run."""
+    console.print(version_line())
 
 
 @app.command("list")

@@ -12,6 +12,8 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import ClassVar, Generic, TypeVar
 
+from mypy_extensions import mypyc_attr
+
 from sudoku_arena.core.errors import IllegalActionError, InvalidParameterError, NotationError
 from sudoku_arena.core.params import ParamValue
 from sudoku_arena.core.types import GameSpec, Outcome, ToMove
@@ -20,6 +22,8 @@ S = TypeVar("S")
 A = TypeVar("A")
 
 
+# Compiled with mypyc; games written elsewhere (plain Python) may still build on it.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class BaseGame(Generic[S, A]):
     """Base class with the protocol's common defaults; subclasses set ``spec``."""
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
 from sudoku_arena.core.match import sample_outcome
@@ -84,7 +84,7 @@ class SearchResult:
     root action that was tried, most visited first.
     """
 
-    action: object
+    action: Hashable  # not ``object``: mypyc cannot compile a dataclass field of that type
     simulations: int
     seconds: float
     stats: tuple[tuple[object, int, float], ...]
