@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Set up a virtualenv with the package and its dev tools, then run the static checks and
-# the whole test suite. This is the README's test command and what CI runs.
+# Set up a virtualenv with the package and its dev tools (the install compiles the hot
+# modules with mypyc), then run the static checks and the whole test suite twice: on the
+# compiled build and on pure Python. This is the README's test command and what CI runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 -m venv .venv
@@ -22,4 +23,7 @@ fi
 # them fail instead. ARENA_TEST_PG and ARENA_TEST_REDIS point at other servers.
 echo "Services: PostgreSQL ${ARENA_TEST_PG:-127.0.0.1:5432}, Redis ${ARENA_TEST_REDIS:-127.0.0.1:6379}," \
   "chromium ${SUDOKU_ARENA_CHROMIUM:-/usr/bin/chromium} (tests needing one skip when it is absent)"
+echo "Compiled path: $(.venv/bin/sudoku-arena version)"
 .venv/bin/python -m pytest -n 2 -rs "$@"
+echo "Pure path: $(SUDOKU_ARENA_PURE=1 .venv/bin/sudoku-arena version)"
+SUDOKU_ARENA_PURE=1 .venv/bin/python -m pytest -n 2 -rs "$@"

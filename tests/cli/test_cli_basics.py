@@ -24,11 +24,12 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
 def test_version_and_short_help() -> None:
     from importlib.metadata import version
 
+    from sudoku_arena._build import build_description
+
     result = run("--version")
-    assert (
-        result.returncode == 0
-        and result.stdout.strip() == f"sudoku-arena {version('sudoku-arena')}"
-    )
+    expected = f"sudoku-arena {version('sudoku-arena')}, {build_description()}"
+    assert result.returncode == 0 and result.stdout.strip() == expected
+    assert run("version").stdout == result.stdout
     for args in (("-h",), ("play", "-h")):
         result = run(*args)
         assert result.returncode == 0 and "Usage:" in result.stdout

@@ -28,6 +28,7 @@ import argparse
 import datetime
 import fcntl
 import hashlib
+import importlib.util
 import inspect
 import json
 import math
@@ -95,10 +96,19 @@ def fingerprint(game_id: str, players: int, params: JsonDict) -> str:
     hints = hints_for(game)
     make = entry_of(game).search_hints
     module = inspect.getmodule(make) if make is not None else None
-    source = inspect.getsource(module) if module is not None else ""
+    source = _source_of(module.__name__) if module is not None else ""
     budgets = {lv: hints.budget(lv).describe() for lv in LEVELS}
     text = json.dumps([game.spec.version, budgets, source, params], sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _source_of(module: str) -> str:
+    """The text of ``module``'s ``.py`` file, also when the compiled module runs (then
+    ``inspect`` has no source): the compiled and the pure build share one fingerprint."""
+    spec = importlib.util.find_spec(module)
+    assert spec is not None and spec.origin is not None, module
+    origin = Path(spec.origin)
+    return origin.with_name(origin.name.split(".", 1)[0] + ".py").read_text(encoding="utf-8")
 
 
 def load_store(folder: Path) -> JsonDict:
