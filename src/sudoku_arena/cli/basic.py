@@ -155,8 +155,16 @@ def check(
         typer.Option("--jobs", "-j", min=1, help="worker processes (default: one per core)"),
     ] = None,
     deep_plies: Annotated[
-        int, typer.Option(min=0, help="plies of each game given every check")
+        int, typer.Option(min=0, help="plies at the start of each game given every check")
     ] = DEEP_PLIES,
+    every: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            help="give every check to one of K of those plies, a different one from game to "
+            "game (with a large --deep-plies: spread over whole games at less cost)",
+        ),
+    ] = 1,
 ) -> None:
     """Run the conformance suite (random games against the protocol's promises).
 
@@ -175,7 +183,7 @@ def check(
     batches: list[Batch] = []
     for gid in ids:
         try:
-            mine = plan(gid, games, seed, params or None, deep_plies, jobs=workers)
+            mine = plan(gid, games, seed, params or None, deep_plies, jobs=workers, every=every)
         except (ConformanceError, ArenaError) as exc:
             checks.append(_GameCheck(gid, 0, error=str(exc)))
             continue

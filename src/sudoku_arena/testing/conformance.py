@@ -98,17 +98,23 @@ def check_one(
     deep_plies: int = DEEP_PLIES,
     sample_actions: int = 6,
     params: Mapping[str, object] | None = None,
+    every: int = 1,
 ) -> ConformanceReport:
     """Play and check one random game: ``game_id`` with ``players`` seats, its generated
     parameters, chance and random choices all drawn from ``seed``.
 
-    The ``deep_plies`` first plies get every check; later plies are played through the
-    match (which refuses illegal moves), and the end gets every check again. Raises
+    The ``deep_plies`` first plies get every check (with ``every`` above 1, one ply in
+    ``every`` among them, where the offset depends on the seed, so that consecutive
+    seeds share out the plies); other plies are played through the match (which refuses
+    illegal moves), and the end gets every check again. Raises
     :class:`ConformanceError` on the first broken promise, naming the ply.
     """
+    if every < 1:
+        raise ValueError(f"every={every}: give every check to one ply in 1 or more")
     report = ConformanceReport(game_id)
     game = load(game_id, seed=seed, **{**(params or {}), "players": players})
-    _check_one(game, seed, deep_plies, sample_actions, report)
+    deep = _Deep(deep_plies, every, seed % every)
+    _check_one(game, seed, deep, sample_actions, report)
     return report
 
 
@@ -117,7 +123,21 @@ def _require(cond: bool, message: str) -> None:
         raise ConformanceError(message)
 
 
-def _check_one(game: AnyGame, seed: int, deep: int, sample: int, report: ConformanceReport) -> None:
+@dataclass(frozen=True, slots=True)
+class _Deep:
+    """Which plies get every check: one in ``every`` of the first ``plies``."""
+
+    plies: int
+    every: int
+    offset: int
+
+    def __contains__(self, ply: int) -> bool:
+        return ply < self.plies and ply % self.every == self.offset
+
+
+def _check_one(
+    game: AnyGame, seed: int, deep: _Deep, sample: int, report: ConformanceReport
+) -> None:
     rng = random.Random(seed)
     match = Match(game, seed=seed, players=[f"random{i}" for i in range(game.num_players)])
     where = f"{game.spec.id} players={game.num_players} seed={seed}"
@@ -126,7 +146,7 @@ def _check_one(game: AnyGame, seed: int, deep: int, sample: int, report: Conform
     while not match.is_over:
         s = match.state
         ply = match.ply
-        if ply < deep:
+        if ply in deep:
             _check_state(game, s, rng, sample, f"{where} ply={ply}", report, svg=(ply % 7 == 0))
         tm = match.to_move()
         players = tm.players
@@ -154,7 +174,7 @@ def _check_chance_history(
     match: Match,
     seen: int,
     rng: random.Random,
-    deep: int,
+    deep: _Deep,
     sample: int,
     where: str,
     report: ConformanceReport,
@@ -167,7 +187,7 @@ def _check_chance_history(
     _require(not match.to_move().is_chance, f"{where}: the match left a chance node pending")
     states = match.history  # a live view: copying every state at every ply is quadratic
     for k in range(seen, len(states) - 1):
-        if k < deep and game.to_move(states[k]).is_chance:
+        if k in deep and game.to_move(states[k]).is_chance:
             _check_state(game, states[k], rng, sample, f"{where} ply={k}", report, svg=False)
     return len(states) - 1
 

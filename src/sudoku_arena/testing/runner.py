@@ -47,6 +47,7 @@ class Batch:
     params: tuple[tuple[str, object], ...] = ()
     deep_plies: int = DEEP_PLIES
     sample_actions: int = 6
+    every: int = 1
 
 
 @dataclass(frozen=True, order=True, slots=True)
@@ -83,6 +84,7 @@ def plan(
     deep_plies: int = DEEP_PLIES,
     sample_actions: int = 6,
     jobs: int = 1,
+    every: int = 1,
 ) -> list[Batch]:
     """The batches that check ``games`` games per player count of ``game_id`` from seeds
     ``seed``, ``seed + 1``, ...; small enough that ``jobs`` workers share them evenly.
@@ -92,7 +94,15 @@ def plan(
     size = max(1, min(MAX_BATCH, math.ceil(games / (4 * max(1, jobs)))))
     end = seed + games
     return [
-        Batch(game_id, n, range(first, min(first + size, end)), given, deep_plies, sample_actions)
+        Batch(
+            game_id,
+            n,
+            range(first, min(first + size, end)),
+            given,
+            deep_plies,
+            sample_actions,
+            every,
+        )
         for n in player_counts(game_id, params)
         for first in range(seed, end, size)
     ]
@@ -120,6 +130,7 @@ def run_batch(batch: Batch) -> BatchResult:
                 deep_plies=batch.deep_plies,
                 sample_actions=batch.sample_actions,
                 params=dict(batch.params),
+                every=batch.every,
             )
         except ConformanceError as exc:
             message = str(exc)
@@ -207,20 +218,22 @@ def check_game(
     params: Mapping[str, object] | None = None,
     progress: Callable[[int], None] | None = None,
     jobs: int = 1,
+    every: int = 1,
 ) -> ConformanceReport:
     """Run the suite on ``game_id``; raise :class:`ConformanceError` on a failure.
 
     ``games`` random games are played per player count checked (the smallest and the
     largest allowed, unless ``params`` fixes ``players``), from seeds ``seed``,
-    ``seed + 1``, ... (see :func:`check_one`). ``jobs`` above 1 runs them in that many
-    worker processes; the report is the same. Every game is played; the failure raised
-    is the one of the smallest player count and seed. ``progress`` is called with the
-    number of games done so far.
+    ``seed + 1``, ... (see :func:`check_one` for ``deep_plies`` and ``every``). ``jobs``
+    above 1 runs them in that many worker processes; the report is the same. Every game
+    is played; the failure raised is the one of the smallest player count and seed.
+    ``progress`` is called with the number of games done so far.
     """
     report = ConformanceReport(game_id)
     failures: list[Failure] = []
     done = 0
-    with Runner(plan(game_id, games, seed, params, deep_plies, sample_actions, jobs), jobs) as run:
+    batches = plan(game_id, games, seed, params, deep_plies, sample_actions, jobs, every)
+    with Runner(batches, jobs) as run:
         for result in run.results():
             report.merge(result.report)
             failures.extend(result.failures)
