@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -100,3 +101,17 @@ def test_a_crash_is_a_failure_of_its_game(monkeypatch: pytest.MonkeyPatch) -> No
     first = failures[0]
     assert first.message.startswith("sudokuhex players=2 seed=7: raised KeyError: 'tiles'")
     assert first.command() == "sudoku-arena check sudokuhex --games 1 --seed 7 --param players=2"
+    deeper = replace(first, deep_plies=40, every=3)
+    assert deeper.command().endswith("--param players=2 --deep-plies 40 --every 3")
+
+
+def test_every_shares_the_deep_plies_out_among_seeds() -> None:
+    def deep(seed: int, every: int) -> int:
+        report = check_one("tic-tac-sudoku", 2, seed, deep_plies=30, every=every)
+        assert report.plies >= 30  # these games last longer than the window
+        return report.counts["dump/load round-trips"] - 1  # the end is always checked
+
+    assert deep(4, 1) == 30
+    assert deep(4, 3) == deep(5, 3) == 10
+    with pytest.raises(ValueError, match="every=0"):
+        check_one("tic-tac-sudoku", 2, 4, every=0)

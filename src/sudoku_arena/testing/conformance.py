@@ -2,7 +2,7 @@
 
 For each game (at its smallest and largest player counts) it plays random games with a
 :class:`~sudoku_arena.core.match.Match` and checks, at every ply of the first
-``deep_plies`` of each game:
+``deep_plies`` of each game (or one in ``every`` of them, see :func:`check_one`):
 
 * who is to move is consistent with who has legal actions;
 * every legal action (or a sample of them) applies, has a notation that parses back and
@@ -17,8 +17,10 @@ For each game (at its smallest and largest player counts) it plays random games 
 * at the end, the outcome agrees with the returns, and the record replays exactly.
 
 Each random game is independent and named by its game, player count and seed
-(:func:`check_one`), so a failure reproduces alone; :func:`check_game` runs many of them,
-in worker processes when asked (:func:`sudoku_arena.testing.runner.check_game`).
+(:func:`check_one`), so a failure reproduces alone;
+:func:`sudoku_arena.testing.runner.check_game` runs many of them, in worker processes
+when asked. Most of a deep ply's cost is the game's own code (views for every observer,
+text and SVG drawings), so the checks here call each function once per ply and observer.
 """
 
 from __future__ import annotations

@@ -59,11 +59,18 @@ class Failure:
     seed: int
     message: str = field(compare=False)
     params: tuple[tuple[str, object], ...] = field(default=(), compare=False)
+    deep_plies: int = field(default=DEEP_PLIES, compare=False)
+    every: int = field(default=1, compare=False)
 
     def command(self) -> str:
-        """The command line that checks this game alone."""
+        """The command line that checks this game alone (the random choices depend on
+        which plies are checked, so the depth options are repeated)."""
         given = {**dict(self.params), "players": self.players}
         options = " ".join(f"--param {k}={v}" for k, v in given.items())
+        if self.deep_plies != DEEP_PLIES:
+            options += f" --deep-plies {self.deep_plies}"
+        if self.every != 1:
+            options += f" --every {self.every}"
         return f"sudoku-arena check {self.game} --games 1 --seed {self.seed} {options}"
 
 
@@ -142,7 +149,17 @@ def run_batch(batch: Batch) -> BatchResult:
             report.merge(done)
             continue
         report.games += 1
-        failures.append(Failure(batch.game, batch.players, seed, message, batch.params))
+        failures.append(
+            Failure(
+                batch.game,
+                batch.players,
+                seed,
+                message,
+                batch.params,
+                batch.deep_plies,
+                batch.every,
+            )
+        )
     return BatchResult(batch, report, failures)
 
 
