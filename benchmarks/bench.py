@@ -208,6 +208,8 @@ def report(results: dict[str, dict[str, Any]]) -> None:
     """Print the builds' figures side by side, with the ratios and the targets."""
     for name, result in results.items():
         print(f"{name}: {result['build']}")
+    if len(results) > 1:
+        print("(each build runs on its own, at its own machine load: compare them by ratios)")
     builds = list(results)
     cols = {b: _columns(results[b]) for b in builds}
     games = {row["label"]: row["game"] for r in results.values() for row in r["rows"]}
