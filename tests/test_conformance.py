@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import importlib.util
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from sudoku_arena.core.registry import registered_games
-from sudoku_arena.testing import ConformanceError, check_game
+from sudoku_arena.testing import ConformanceError, check_game, check_one
+from sudoku_arena.testing.conformance import player_counts
+from sudoku_arena.testing.runner import plan, run_batch
 
 GAME_IDS = [s.id for s in registered_games()]
 ROOT = Path(__file__).resolve().parent.parent
@@ -24,12 +27,34 @@ def _regen_module() -> object:
     return mod
 
 
+#: Random games per player count that CI checks for every game (in worker processes).
+CI_GAMES = 50
+
+
 @pytest.mark.parametrize("game_id", GAME_IDS)
 def test_conformance(game_id: str) -> None:
-    report = check_game(game_id, games=4, seed=1, deep_plies=80)
-    assert report.games >= 4
+    report = check_game(game_id, games=CI_GAMES, seed=1, deep_plies=80, jobs=2)
+    assert report.games == CI_GAMES * len(player_counts(game_id))
     assert report.counts.get("records replayed", 0) == report.games
     assert report.counts.get("legal actions applied", 0) > 0
+    assert report.counts.get("SVG drawings checked", 0) >= report.games
+
+
+def test_workers_give_the_same_report() -> None:
+    # Where and in which order the games run changes nothing.
+    alone = check_game("sudokuhex", games=7, seed=5, deep_plies=30, jobs=1)
+    shared = check_game("sudokuhex", games=7, seed=5, deep_plies=30, jobs=2)
+    assert shared == alone
+    assert alone.games == 14
+
+
+def test_batches_cover_every_seed_once() -> None:
+    batches = plan("cat-sudoku", games=37, seed=100, jobs=2)
+    assert {b.players for b in batches} == {1, 6}
+    for n in (1, 6):
+        seeds = [s for b in batches if b.players == n for s in b.seeds]
+        assert seeds == list(range(100, 137))
+    assert plan("cat-sudoku", games=5, params={"players": 3})[0].players == 3
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
@@ -53,5 +78,40 @@ def test_conformance_catches_a_broken_game(monkeypatch: pytest.MonkeyPatch) -> N
         return s._replace(scores=(0, 0))
 
     monkeypatch.setattr(TicTacSudoku, "load_state", lossy)
-    with pytest.raises(ConformanceError, match="load_state"):
+    with pytest.raises(ConformanceError, match="load_state") as caught:
         check_game("tic-tac-sudoku", games=3, seed=2)
+    # The failure is the first game's, and that game alone reproduces it.
+    assert "players=2 seed=2 " in str(caught.value)
+    with pytest.raises(ConformanceError) as again:
+        check_one("tic-tac-sudoku", 2, 2)
+    assert str(again.value) == str(caught.value)
+
+
+def test_a_crash_is_a_failure_of_its_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    from sudoku_arena.games.sudokuhex.game import SuDokuHex
+
+    def broken(self: SuDokuHex, s: object, observer: int | None = None) -> dict[str, object]:
+        raise KeyError("tiles")
+
+    monkeypatch.setattr(SuDokuHex, "view", broken)
+    results = [run_batch(b) for b in plan("sudokuhex", games=3, seed=7, params={"players": 2})]
+    failures = [f for r in results for f in r.failures]
+    assert [f.seed for f in failures] == [7, 8, 9]
+    assert sum(r.report.games for r in results) == 3
+    first = failures[0]
+    assert first.message.startswith("sudokuhex players=2 seed=7: raised KeyError: 'tiles'")
+    assert first.command() == "sudoku-arena check sudokuhex --games 1 --seed 7 --param players=2"
+    deeper = replace(first, deep_plies=40, every=3)
+    assert deeper.command().endswith("--param players=2 --deep-plies 40 --every 3")
+
+
+def test_every_shares_the_deep_plies_out_among_seeds() -> None:
+    def deep(seed: int, every: int) -> int:
+        report = check_one("tic-tac-sudoku", 2, seed, deep_plies=30, every=every)
+        assert report.plies >= 30  # these games last longer than the window
+        return report.counts["dump/load round-trips"] - 1  # the end is always checked
+
+    assert deep(4, 1) == 30
+    assert deep(4, 3) == deep(5, 3) == 10
+    with pytest.raises(ValueError, match="every=0"):
+        check_one("tic-tac-sudoku", 2, 4, every=0)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from sudoku_arena.cli.main import app
@@ -130,9 +131,40 @@ def test_clear_errors_for_bad_options(fixed_grid: str) -> None:
 
 
 def test_check_command_passes() -> None:
-    result = runner.invoke(app, ["check", "tic-tac-sudoku", "--games", "2"])
+    result = runner.invoke(app, ["check", "tic-tac-sudoku", "--games", "3", "--jobs", "2"])
     assert result.exit_code == 0, result.output
-    assert "all passed" in result.output
+    assert "tic-tac-sudoku: 3 games" in result.output and "all passed" in result.output
+    assert "3 games checked" in result.output
+
+
+def test_check_command_names_failures_and_how_to_replay_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from sudoku_arena.games.tic_tac_sudoku.game import TicTacSudoku
+
+    original = TicTacSudoku.load_state
+
+    def lossy(self: TicTacSudoku, data: dict[str, object]) -> object:
+        return original(self, data)._replace(scores=(0, 0))
+
+    monkeypatch.setattr(TicTacSudoku, "load_state", lossy)  # seen by this process only
+    args = ["check", "tic-tac-sudoku", "--games", "2", "--seed", "40", "--jobs", "1"]
+    result = runner.invoke(app, args, env={"COLUMNS": "300"})
+    assert result.exit_code == 1, result.output
+    assert "FAIL tic-tac-sudoku: 2 of 2 games failed" in result.output
+    assert "tic-tac-sudoku players=2 seed=40 ply=" in result.output
+    again = "sudoku-arena check tic-tac-sudoku --games 1 --seed 41 --param players=2"
+    assert f"again: {again}" in result.output
+    result = runner.invoke(app, [*again.split()[1:], "--jobs", "1"], env={"COLUMNS": "300"})
+    assert result.exit_code == 1 and "1 of 1 games failed" in result.output
+    assert "seed=41 ply=" in result.output and "seed=40" not in result.output
+
+
+def test_check_command_refuses_bad_options() -> None:
+    result = runner.invoke(app, ["check", "tic-tac-sudoku", "--jobs", "0"])
+    assert result.exit_code == 2
+    result = runner.invoke(app, ["check", "no-such-game"])
+    assert result.exit_code == 2 and "no game called" in result.output
 
 
 def test_acceptance_thousand_random_games_replay(tmp_path: Path) -> None:

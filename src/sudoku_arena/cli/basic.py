@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from functools import partial
+import os
+import time
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
 from typing import Annotated
 
 import typer
@@ -14,7 +17,9 @@ from sudoku_arena.cli.app import app, console, fail, game_params, version_line
 from sudoku_arena.core.errors import ArenaError
 from sudoku_arena.core.registry import registered_games, spec_of
 from sudoku_arena.core.types import GameSpec
-from sudoku_arena.testing import ConformanceError, check_game
+from sudoku_arena.testing import ConformanceError, ConformanceReport, Failure
+from sudoku_arena.testing.conformance import DEEP_PLIES
+from sudoku_arena.testing.runner import Batch, Runner, plan
 
 
 def _kind(spec: GameSpec) -> str:
@@ -83,18 +88,89 @@ def _show_game(game_id: str) -> None:
     )
 
 
-def _advance(progress: Progress, task: TaskID, done: int) -> None:
-    progress.update(task, completed=done)
+def _default_jobs() -> int:
+    """The cores this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on every platform
+        return os.cpu_count() or 1
+
+
+#: At most this many failures are shown per game (all are counted).
+SHOWN_FAILURES = 5
+
+
+@dataclass
+class _GameCheck:
+    """One game's part of a check run: its batches, what they found, its progress bar."""
+
+    game: str
+    batches: int
+    task: TaskID | None = None
+    report: ConformanceReport = field(init=False)
+    failures: list[Failure] = field(default_factory=list)
+    error: str | None = None
+
+    def __post_init__(self) -> None:
+        self.report = ConformanceReport(self.game)
+
+
+def _print_game(check: _GameCheck) -> None:
+    """The game's result: its counts, or its failures with the commands that replay them."""
+    if check.error is not None:
+        console.print(Text.assemble(("FAIL ", "bold red"), f"{check.game}: {check.error}"))
+        return
+    report = check.report
+    if check.failures:
+        failures = sorted(check.failures)
+        console.print(
+            Text.assemble(
+                ("FAIL ", "bold red"),
+                f"{check.game}: {len(failures)} of {report.games} games failed",
+            )
+        )
+        for f in failures[:SHOWN_FAILURES]:
+            console.print(Text(f"  {f.message}"))
+            console.print(Text(f"  again: {f.command()}", style="dim"))
+        if len(failures) > SHOWN_FAILURES:
+            console.print(Text(f"  ... and {len(failures) - SHOWN_FAILURES} more"))
+        return
+    title = f"{check.game}: {report.games} games, {report.plies} plies — all passed"
+    table = Table(title=title)
+    table.add_column("check")
+    table.add_column("times", justify="right")
+    for name, n in sorted(report.counts.items()):
+        table.add_row(name, str(n))
+    console.print(table)
 
 
 @app.command("check")
 def check(
     game: Annotated[str, typer.Argument(help="game id, or 'all'")] = "all",
     games: Annotated[int, typer.Option(min=1, help="random games per player count")] = 10,
-    seed: Annotated[int, typer.Option(help="first seed")] = 0,
+    seed: Annotated[int, typer.Option(help="seed of the first game (then seed+1, ...)")] = 0,
     param: Annotated[list[str] | None, typer.Option("--param", help="NAME=VALUE")] = None,
+    jobs: Annotated[
+        int | None,
+        typer.Option("--jobs", "-j", min=1, help="worker processes (default: one per core)"),
+    ] = None,
+    deep_plies: Annotated[
+        int, typer.Option(min=0, help="plies at the start of each game given every check")
+    ] = DEEP_PLIES,
+    every: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            help="give every check to one of K of those plies, a different one from game to "
+            "game (with a large --deep-plies: spread over whole games at less cost)",
+        ),
+    ] = 1,
 ) -> None:
-    """Run the conformance suite (random games against the protocol's promises)."""
+    """Run the conformance suite (random games against the protocol's promises).
+
+    Games run in worker processes; a failure names its game, player count and seed, and
+    the command that checks that game alone. Ctrl-C stops after the games in progress.
+    """
     ids = [s.id for s in registered_games()] if game == "all" else [game]
     try:
         params = game_params(param)
@@ -102,30 +178,57 @@ def check(
             spec_of(gid)
     except ArenaError as exc:
         fail(str(exc))
-    failed = False
+    workers = jobs if jobs is not None else _default_jobs()
+    checks: list[_GameCheck] = []
+    batches: list[Batch] = []
     for gid in ids:
-        spec = spec_of(gid)
-        counts = {spec.min_players, spec.max_players}
-        total = games * (1 if "players" in params else len(counts))
-        with Progress(console=console, transient=True) as progress:
-            task = progress.add_task(f"checking {gid}", total=total)
-            try:
-                report = check_game(
-                    gid,
-                    games=games,
-                    seed=seed,
-                    params=params or None,
-                    progress=partial(_advance, progress, task),
-                )
-            except (ConformanceError, ArenaError) as exc:
-                console.print(f"[bold red]FAIL[/] {gid}: {exc}")
-                failed = True
-                continue
-        table = Table(title=f"{gid}: {report.games} games, {report.plies} plies — all passed")
-        table.add_column("check")
-        table.add_column("times", justify="right")
-        for name, n in sorted(report.counts.items()):
-            table.add_row(name, str(n))
-        console.print(table)
+        try:
+            mine = plan(gid, games, seed, params or None, deep_plies, jobs=workers, every=every)
+        except (ConformanceError, ArenaError) as exc:
+            checks.append(_GameCheck(gid, 0, error=str(exc)))
+            continue
+        checks.append(_GameCheck(gid, len(mine)))
+        batches.extend(mine)
+    by_game = {c.game: c for c in checks}
+    total = sum(len(b.seeds) for b in batches)
+    started = time.perf_counter()
+    done = 0
+    printed = 0
+    try:
+        with Runner(batches, workers) as run, Progress(console=console, transient=True) as bar:
+            for c in checks:
+                if c.batches:
+                    games_of = sum(len(b.seeds) for b in batches if b.game == c.game)
+                    c.task = bar.add_task(f"checking {c.game}", total=games_of)
+            for result in run.results():
+                c = by_game[result.batch.game]
+                c.report.merge(result.report)
+                c.failures.extend(result.failures)
+                c.batches -= 1
+                done += result.report.games
+                if c.task is not None:
+                    bar.advance(c.task, result.report.games)
+                # Results are printed in the order of the games, whatever order they end.
+                while printed < len(checks) and checks[printed].batches == 0:
+                    _print_game(checks[printed])
+                    printed += 1
+    except KeyboardInterrupt:
+        for c in checks[printed:]:
+            if c.failures:
+                _print_game(c)
+        console.print(f"interrupted: {done} of {total} games checked")
+        raise typer.Exit(130) from None
+    except BrokenProcessPool as exc:
+        fail(f"a worker process died: {exc}", code=1)
+    for c in checks[printed:]:
+        _print_game(c)
+    seconds = time.perf_counter() - started
+    failed = sum(len(c.failures) for c in checks) + sum(c.error is not None for c in checks)
+    verdict = f"{failed} failed" if failed else "all passed"
+    console.print(
+        f"{done} games checked in {seconds:.1f} s with {min(workers, max(1, len(batches)))}"
+        f" worker(s): {verdict}",
+        style="dim" if not failed else "bold red",
+    )
     if failed:
         raise typer.Exit(1)

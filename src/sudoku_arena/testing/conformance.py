@@ -2,7 +2,7 @@
 
 For each game (at its smallest and largest player counts) it plays random games with a
 :class:`~sudoku_arena.core.match.Match` and checks, at every ply of the first
-``deep_plies`` of each game:
+``deep_plies`` of each game (or one in ``every`` of them, see :func:`check_one`):
 
 * who is to move is consistent with who has legal actions;
 * every legal action (or a sample of them) applies, has a notation that parses back and
@@ -15,16 +15,23 @@ For each game (at its smallest and largest player counts) it plays random games 
   (checked through ``determinize``);
 * text and SVG renderers draw every view; every ``data-action`` in the SVG parses;
 * at the end, the outcome agrees with the returns, and the record replays exactly.
+
+Each random game is independent and named by its game, player count and seed
+(:func:`check_one`), so a failure reproduces alone;
+:func:`sudoku_arena.testing.runner.check_game` runs many of them, in worker processes
+when asked. Most of a deep ply's cost is the game's own code (views for every observer,
+text and SVG drawings), so the checks here call each function once per ply and observer.
 """
 
 from __future__ import annotations
 
-import json
 import random
-import xml.etree.ElementTree as ET
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
+from xml.parsers import expat
+
+import orjson
 
 from sudoku_arena.core.errors import ArenaError, IllegalActionError
 from sudoku_arena.core.match import Match
@@ -32,6 +39,10 @@ from sudoku_arena.core.protocol import AnyGame
 from sudoku_arena.core.record import Record, replay
 from sudoku_arena.core.registry import entry_of, load
 from sudoku_arena.core.types import JsonDict
+
+#: How many plies at the start of each game get every check (later plies are played
+#: through the match, and the end is checked again).
+DEEP_PLIES = 150
 
 
 class ConformanceError(AssertionError):
@@ -50,46 +61,62 @@ class ConformanceReport:
     def tick(self, name: str, n: int = 1) -> None:
         self.counts[name] = self.counts.get(name, 0) + n
 
+    def merge(self, other: ConformanceReport) -> None:
+        """Add ``other``'s counts to these (the order of merging does not matter)."""
+        self.games += other.games
+        self.plies += other.plies
+        for name, n in other.counts.items():
+            self.tick(name, n)
 
-def _json_roundtrip(value: JsonDict) -> JsonDict:
-    result: JsonDict = json.loads(json.dumps(value))
-    return result
+
+def _is_plain_json(value: JsonDict) -> bool:
+    """Whether ``value`` comes back equal from JSON (the server sends it with orjson):
+    no tuples, sets, non-string keys, objects, NaN or integers beyond 64 bits."""
+    try:
+        back: JsonDict = orjson.loads(orjson.dumps(value))
+    except (TypeError, ValueError):  # orjson.JSONEncodeError is a TypeError
+        return False
+    return back == value
 
 
-def check_game(
-    game_id: str,
-    *,
-    games: int = 10,
-    seed: int = 0,
-    deep_plies: int = 150,
-    sample_actions: int = 6,
-    params: Mapping[str, object] | None = None,
-    progress: Callable[[int], None] | None = None,
-) -> ConformanceReport:
-    """Run the suite on ``game_id``; raise :class:`ConformanceError` on the first failure.
-
-    ``games`` random games are played per player count checked (the smallest and the
-    largest allowed, unless ``params`` fixes ``players``).
-    """
-    report = ConformanceReport(game_id)
-    probe = load(game_id, seed=seed, **(params or {}))
+def player_counts(game_id: str, params: Mapping[str, object] | None = None) -> list[int]:
+    """The player counts the suite checks: the smallest and the largest allowed, or the
+    one ``params`` fixes. Raises ``ArenaError`` for an unknown game or bad parameters,
+    and :class:`ConformanceError` when the spec contradicts itself."""
+    probe = load(game_id, seed=0, **(params or {}))
     spec = probe.spec
     _require(spec.id == game_id, f"spec.id {spec.id!r} differs from the registry id")
     _require(1 <= spec.min_players <= spec.max_players, "player counts are inconsistent")
-    counts = (
-        [int(str((params or {})["players"]))]
-        if params and "players" in params
-        else sorted({spec.min_players, spec.max_players})
-    )
-    done = 0
-    for n in counts:
-        for g in range(games):
-            game_seed = seed * 1000 + 97 * n + g
-            game = load(game_id, seed=game_seed, **{**(params or {}), "players": n})
-            _check_one(game, game_seed, deep_plies, sample_actions, report)
-            done += 1
-            if progress is not None:
-                progress(done)
+    if params and "players" in params:
+        return [probe.num_players]
+    return sorted({spec.min_players, spec.max_players})
+
+
+def check_one(
+    game_id: str,
+    players: int,
+    seed: int,
+    *,
+    deep_plies: int = DEEP_PLIES,
+    sample_actions: int = 6,
+    params: Mapping[str, object] | None = None,
+    every: int = 1,
+) -> ConformanceReport:
+    """Play and check one random game: ``game_id`` with ``players`` seats, its generated
+    parameters, chance and random choices all drawn from ``seed``.
+
+    The ``deep_plies`` first plies get every check (with ``every`` above 1, one ply in
+    ``every`` among them, where the offset depends on the seed, so that consecutive
+    seeds share out the plies); other plies are played through the match (which refuses
+    illegal moves), and the end gets every check again. Raises
+    :class:`ConformanceError` on the first broken promise, naming the ply.
+    """
+    if every < 1:
+        raise ValueError(f"every={every}: give every check to one ply in 1 or more")
+    report = ConformanceReport(game_id)
+    game = load(game_id, seed=seed, **{**(params or {}), "players": players})
+    deep = _Deep(deep_plies, every, seed % every)
+    _check_one(game, seed, deep, sample_actions, report)
     return report
 
 
@@ -98,7 +125,21 @@ def _require(cond: bool, message: str) -> None:
         raise ConformanceError(message)
 
 
-def _check_one(game: AnyGame, seed: int, deep: int, sample: int, report: ConformanceReport) -> None:
+@dataclass(frozen=True, slots=True)
+class _Deep:
+    """Which plies get every check: one in ``every`` of the first ``plies``."""
+
+    plies: int
+    every: int
+    offset: int
+
+    def __contains__(self, ply: int) -> bool:
+        return ply < self.plies and ply % self.every == self.offset
+
+
+def _check_one(
+    game: AnyGame, seed: int, deep: _Deep, sample: int, report: ConformanceReport
+) -> None:
     rng = random.Random(seed)
     match = Match(game, seed=seed, players=[f"random{i}" for i in range(game.num_players)])
     where = f"{game.spec.id} players={game.num_players} seed={seed}"
@@ -107,15 +148,18 @@ def _check_one(game: AnyGame, seed: int, deep: int, sample: int, report: Conform
     while not match.is_over:
         s = match.state
         ply = match.ply
-        at = f"{where} ply={ply}"
-        if ply < deep:
-            _check_state(game, s, rng, sample, at, report, svg=(ply % 7 == 0))
+        if ply in deep:
+            _check_state(game, s, rng, sample, f"{where} ply={ply}", report, svg=(ply % 7 == 0))
         tm = match.to_move()
         players = tm.players
-        _require(tm.is_decision and bool(players), f"{at}: a live state has nobody to move")
+        if not (tm.is_decision and players):
+            raise ConformanceError(f"{where} ply={ply}: a live state has nobody to move")
         p = players[rng.randrange(len(players))]
         legal = list(game.legal_actions(s, p))
-        _require(bool(legal), f"{at}: seat {p} is to move but has no legal action")
+        if not legal:
+            raise ConformanceError(
+                f"{where} ply={ply}: seat {p} is to move but has no legal action"
+            )
         match.play(legal[rng.randrange(len(legal))], p)
         seen = _check_chance_history(game, match, seen, rng, deep, sample, where, report)
         report.plies += 1
@@ -132,7 +176,7 @@ def _check_chance_history(
     match: Match,
     seen: int,
     rng: random.Random,
-    deep: int,
+    deep: _Deep,
     sample: int,
     where: str,
     report: ConformanceReport,
@@ -143,9 +187,9 @@ def _check_chance_history(
     history rather than from the current state.
     """
     _require(not match.to_move().is_chance, f"{where}: the match left a chance node pending")
-    states = match.states
+    states = match.history  # a live view: copying every state at every ply is quadratic
     for k in range(seen, len(states) - 1):
-        if k < deep and game.to_move(states[k]).is_chance:
+        if k in deep and game.to_move(states[k]).is_chance:
             _check_state(game, states[k], rng, sample, f"{where} ply={k}", report, svg=False)
     return len(states) - 1
 
@@ -163,14 +207,17 @@ def _check_state(
     n = game.num_players
     before = game.dump_state(s)
     _require(hash(s) == hash(s), f"{at}: state does not hash")
-    # dump/load
-    dumped = _json_roundtrip(before)
+    # dump/load, through JSON text as storage does
+    try:
+        dumped: JsonDict = orjson.loads(orjson.dumps(before, option=orjson.OPT_NON_STR_KEYS))
+    except TypeError as exc:
+        raise ConformanceError(f"{at}: dump_state is not JSON: {exc}") from None
     _require(game.load_state(dumped) == s, f"{at}: load_state(dump_state(s)) != s")
     report.tick("dump/load round-trips")
     tm = game.to_move(s)
     # to_move versus legal actions
-    for p in range(n):
-        legal = list(game.legal_actions(s, p))
+    legal_of = [list(game.legal_actions(s, p)) for p in range(n)]
+    for p, legal in enumerate(legal_of):
         if tm.is_decision and p in tm.players:
             _require(bool(legal), f"{at}: seat {p} is to move but has no legal action")
         else:
@@ -186,7 +233,7 @@ def _check_state(
         report.tick("chance nodes checked")
     if tm.is_decision:
         for p in tm.players:
-            legal = list(game.legal_actions(s, p))
+            legal = legal_of[p]
             chosen = legal if len(legal) <= sample else rng.sample(legal, sample)
             legal_idx = {game.encode_action(a) for a in legal}
             _require(len(legal_idx) == len(legal), f"{at}: two legal actions share an index")
@@ -243,13 +290,14 @@ def _check_views(
     observers: list[int | None] = [None, *range(game.num_players)]
     hidden = game.spec.hidden_information
     shared = not hidden and not game.spec.simultaneous
+    entry = entry_of(game)
     public = game.view(s, None)
     for obs in observers:
-        v = game.view(s, obs)
+        v = public if obs is None else game.view(s, obs)
         _require(isinstance(v, dict), f"{at}: view is not a dict")
         for key in ("game", "to_move", "legal", "outcome", "players"):
             _require(key in v, f"{at}: view for {obs} lacks {key!r}")
-        _require(_json_roundtrip(v) == v, f"{at}: view for {obs} is not plain JSON")
+        _require(_is_plain_json(v), f"{at}: view for {obs} is not plain JSON")
         report.tick("views are JSON")
         if shared:
             # The server builds one view per position for such games (Game.view).
@@ -274,28 +322,45 @@ def _check_views(
                         f"{at}: legal actions of {obs} change under determinize",
                     )
                 report.tick("secrecy checks")
-        text = entry_of(game).render_text(v)
+        text = entry.render_text(v)
         _require(isinstance(text, str) and bool(text), f"{at}: render_text drew nothing")
         if svg:
-            _check_svg(game, entry_of(game).render_svg(v), at)
+            _check_svg(game, entry.render_svg(v), at)
             report.tick("SVG drawings checked")
 
 
 def _check_svg(game: AnyGame, doc: str, at: str) -> None:
-    try:
-        root = ET.fromstring(doc)
-    except ET.ParseError as exc:
-        raise ConformanceError(f"{at}: SVG is not well-formed: {exc}") from None
-    _require(root.tag.endswith("svg"), f"{at}: render_svg did not return an <svg> element")
-    for el in root.iter():
-        act = el.get("data-action")
+    """``doc`` is well-formed XML (namespaces bound), its root is ``<svg>``, and every
+    ``data-action`` attribute parses as an action."""
+    names: list[str] = []
+    actions: list[str] = []
+    # Parsed as ElementTree would (expat, namespaces processed), without building a tree;
+    # after the root, elements are looked at only when the document has data-action.
+    parser = expat.ParserCreate(namespace_separator="}")
+    wanted = "data-action" in doc
+
+    def start(name: str, attrs: dict[str, str]) -> None:
+        names.append(name)
+        act = attrs.get("data-action")
         if act is not None:
-            try:
-                game.parse_action(act)
-            except ArenaError as exc:
-                raise ConformanceError(
-                    f"{at}: SVG data-action {act!r} does not parse: {exc}"
-                ) from None
+            actions.append(act)
+        if not wanted:
+            parser.StartElementHandler = None
+
+    parser.StartElementHandler = start
+    try:
+        parser.Parse(doc, True)
+    except expat.ExpatError as exc:
+        raise ConformanceError(f"{at}: SVG is not well-formed: {exc}") from None
+    _require(
+        bool(names) and names[0].endswith("svg"),
+        f"{at}: render_svg did not return an <svg> element",
+    )
+    for act in actions:
+        try:
+            game.parse_action(act)
+        except ArenaError as exc:
+            raise ConformanceError(f"{at}: SVG data-action {act!r} does not parse: {exc}") from None
 
 
 def _check_end(game: AnyGame, s: object, where: str, report: ConformanceReport) -> None:
