@@ -37,7 +37,7 @@ def crowded(game: Citadel, fill: float, seed: int = 0) -> CitadelState:
     """A play position with warriors on ``fill`` of the cells, colours at random."""
     rng = random.Random(seed)
     n = game.size
-    board = tuple(rng.choice((1, 2)) if rng.random() < fill else 0 for _ in range(n * n))
+    board = bytes(rng.choice((1, 2)) if rng.random() < fill else 0 for _ in range(n * n))
     return CitadelState(board=board, citadels=(), owners=(), phase=PLAY, current=0, credits=9)
 
 

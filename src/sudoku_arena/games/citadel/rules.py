@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import re
 from functools import cache
+from typing import final
 
 from sudoku_arena.core.errors import NotationError
 
@@ -202,6 +203,7 @@ def parse_action(text: str) -> int:
     return base + 4 * (fr * FRAME + fc) + DIRS.index(off)
 
 
+@final
 class Geometry:
     """Precomputed tables for one board size (shared; get one with :func:`geometry`)."""
 
@@ -229,6 +231,8 @@ class Geometry:
             tuple((d, j) for d, (dr, dc) in enumerate(DIRS) if (j := at(r + dr, c + dc)) >= 0)
             for r, c in rc
         )
+        #: The neighbour of cell ``i`` in direction ``d`` at ``4 * i + d`` (-1 off the board).
+        self.dir_step: tuple[int, ...] = tuple(at(r + dr, c + dc) for r, c in rc for dr, dc in DIRS)
         #: Cells a king's step away (citadels may not touch, CI-2).
         self.king: tuple[tuple[int, ...], ...] = tuple(
             tuple(
@@ -291,15 +295,19 @@ class Geometry:
             raise NotationError(f"{text!r} is off the {self.n}x{self.n} board")
         return r * self.n + c
 
-    def wall_square(self, board: tuple[int, ...], cell: int) -> int:
+    def wall_square(self, board: bytes, cell: int) -> int:
         """The square of the wall covering ``cell`` (which must be a wall cell)."""
         return cell - self.quarter_shift[board[cell]]
 
-    def wall_strength(self, board: tuple[int, ...], w: int) -> int:
+    def wall_strength(self, board: bytes, w: int) -> int:
         """CI-5: one plus the number of walls touching wall ``w``."""
-        return 1 + sum(1 for q in self.near_squares[w] if board[q] == WALL_LL)
+        s = 1
+        for q in self.near_squares[w]:
+            if board[q] == WALL_LL:
+                s += 1
+        return s
 
-    def strength(self, board: tuple[int, ...], i: int, citadels: frozenset[int]) -> int:
+    def strength(self, board: bytes, i: int, citadels: frozenset[int]) -> int:
         """CI-5: one plus friendly neighbours of the warrior on ``i``, plus one on a citadel."""
         code = board[i]
         s = 1 + (i in citadels)
@@ -308,7 +316,7 @@ class Geometry:
                 s += 1
         return s
 
-    def group(self, board: tuple[int, ...], start: int) -> tuple[list[int], int]:
+    def group(self, board: bytes, start: int) -> tuple[list[int], int]:
         """The group (CI-8) of the warrior on ``start`` and its number of liberties."""
         code = board[start]
         nbrs = self.nbrs
@@ -326,7 +334,7 @@ class Geometry:
                     stack.append(y)
         return list(seen), len(libs)
 
-    def captive_groups(self, board: tuple[int, ...], code: int) -> list[list[int]]:
+    def captive_groups(self, board: bytes, code: int) -> list[list[int]]:
         """Every group of warriors ``code`` with no liberties (CI-8), cells in each.
 
         Each warrior is visited once, so the cost is linear in the number of warriors
@@ -357,18 +365,15 @@ class Geometry:
         return out
 
 
-def positions(board: tuple[int, ...], code: int) -> list[int]:
-    """The cells holding ``code``, in order (``tuple.index`` runs in C: fast on a
-    board that is mostly empty)."""
+def positions(board: bytes, code: int) -> list[int]:
+    """The cells holding ``code``, in order (``bytes.find`` scans in C)."""
     out: list[int] = []
-    i = -1
-    index = board.index
-    try:
-        while True:
-            i = index(code, i + 1)
-            out.append(i)
-    except ValueError:
-        return out
+    find = board.find
+    i = find(code)
+    while i >= 0:
+        out.append(i)
+        i = find(code, i + 1)
+    return out
 
 
 @cache
