@@ -19,7 +19,7 @@ the whole turn, even if he breaks the ring meanwhile.
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from typing import ClassVar, final
+from typing import ClassVar, Final, final
 
 from sudoku_arena.core.base import BaseGame
 from sudoku_arena.core.errors import IllegalActionError, NotationError, StateFormatError
@@ -55,14 +55,19 @@ from sudoku_arena.games.citadel.rules import (
     split_action,
 )
 
-SETUP, CLAIM, PLAY, OVER = 0, 1, 2, 3
+SETUP: Final = 0
+CLAIM: Final = 1
+PLAY: Final = 2
+OVER: Final = 3
 PHASES = ("setup", "claim", "play", "over")
 SEATS = ("blue", "red")
-NUM_CITADELS = 9
-CLAIMS_EACH = 3
-SIEGES_PER_TURN = 2
-MOVE_COST = WALL_COST = RAZE_COST = 1
-RECRUIT_COST = 2
+NUM_CITADELS: Final = 9
+CLAIMS_EACH: Final = 3
+SIEGES_PER_TURN: Final = 2
+MOVE_COST: Final = 1
+WALL_COST: Final = 1
+RAZE_COST: Final = 1
+RECRUIT_COST: Final = 2
 
 #: End reasons stored in the state (``end``) and their sentences.
 #: Who may act, per seat (shared: ToMove is immutable).
@@ -302,28 +307,33 @@ class Citadel(BaseGame[CitadelState, int]):
         self.max_turns = self.int_param("max_turns", 300)
         self.occupied = self.control == "occupied"
         self.geo: Geometry = geometry(self.size)
-        self._citset: dict[tuple[int, ...], frozenset[int]] = {}
+        empty: frozenset[int] = frozenset()
+        self._citsets: tuple[tuple[int, ...], frozenset[int], frozenset[int]] = ((), empty, empty)
 
     # -- small queries (public: the agent and the renderers' view use them) --------------------
 
     def citadel_set(self, s: CitadelState) -> frozenset[int]:
-        cs = self._citset.get(s.citadels)
-        if cs is None:
-            cs = frozenset(s.citadels)
-            if len(self._citset) > 64:
-                self._citset.clear()
-            self._citset[s.citadels] = cs
-        return cs
+        """The cells of the citadels of ``s``."""
+        return self._citadel_sets(s)[1]
 
     def _citadel_squares(self, s: CitadelState) -> frozenset[int]:
         """Squares whose 2x2 block holds a citadel (no wall there, CI-4)."""
-        key = (-1, *s.citadels)
-        cs = self._citset.get(key)
-        if cs is None:
-            n = self.size
-            cs = frozenset(w for c in s.citadels for w in (c, c - 1, c - n, c - n - 1) if w >= 0)
-            self._citset[key] = cs
-        return cs
+        return self._citadel_sets(s)[2]
+
+    def _citadel_sets(
+        self, s: CitadelState
+    ) -> tuple[tuple[int, ...], frozenset[int], frozenset[int]]:
+        """``(citadels, citadel_set, citadel squares)``, kept for the last layout seen
+        (one tuple, replaced whole: safe when threads share the game)."""
+        last = self._citsets
+        cits = s.citadels
+        if last[0] is cits or last[0] == cits:
+            return last
+        n = self.size
+        squares = frozenset(w for c in cits for w in (c, c - 1, c - n, c - n - 1) if w >= 0)
+        last = (cits, frozenset(cits), squares)
+        self._citsets = last
+        return last
 
     def controller(self, s: CitadelState, k: int) -> int:
         """Who controls citadel number ``k`` (-1 nobody), per the ``control`` option."""
@@ -370,8 +380,8 @@ class Citadel(BaseGame[CitadelState, int]):
         c = s.citadels[k]
         en = 2 - owner
         if board[c] == owner + 1:
-            group, libs = geo.group(board, c)
-            if libs:
+            group = geo.enclosed(board, c)
+            if group is None:
                 return None
             return frozenset(y for x in group for y in geo.nbrs[x] if board[y] == en)
         if board[c] != EMPTY:
