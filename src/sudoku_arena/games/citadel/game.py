@@ -73,6 +73,9 @@ RECRUIT_COST: Final = 2
 #: Who may act, per seat (shared: ToMove is immutable).
 _SEAT_TO_MOVE = (ToMove.decision(0), ToMove.decision(1))
 
+#: CI-8 blocks when nothing is besieged.
+_NO_BLOCKS: tuple[frozenset[int], frozenset[int]] = (frozenset(), frozenset())
+
 END_REASONS = {
     "lead": "controls two more citadels than the opponent at the start of his turn (CI-9)",
     "turns": "the turn limit is reached (CI-9)",
@@ -408,12 +411,14 @@ class Citadel(BaseGame[CitadelState, int]):
         if p == s.current and s._game is self and s._blocks is not None:
             return s._blocks
         live = self.besieged(s, p)
-        en = 2 - p
-        board = s.board
-        cits = frozenset(live) | s.locked
-        around = {x for g in live.values() for x in g}
-        around.update(x for x in s.besiegers if board[x] == en)
-        blocks = (cits, frozenset(around))
+        if live or s.locked or s.besiegers:
+            en = 2 - p
+            board = s.board
+            around = {x for g in live.values() for x in g}
+            around.update(x for x in s.besiegers if board[x] == en)
+            blocks = (frozenset(live) | s.locked, frozenset(around))
+        else:
+            blocks = _NO_BLOCKS
         if p == s.current:
             self._cache(s)._blocks = blocks
         return blocks
@@ -532,14 +537,15 @@ class Citadel(BaseGame[CitadelState, int]):
             for j in sorted(spots):
                 out.append(RECRUIT_BASE + to_frame[j])
         if credits >= WALL_COST:
-            # Walls (CI-4, CI-6, CI-8).
+            # Walls (CI-4, CI-6, CI-8): squares next to an own warrior whose block is free.
             cand: set[int] = set()
             touch = geo.touch_squares
             for i in mine:
                 cand.update(touch[i])
             block, perim = geo.block, geo.perim_cells
             cit_squares = self._citadel_squares(s)
-            for w in sorted(cand):
+            sites: list[int] = []
+            for w in cand:
                 four = block[w]
                 if board[four[0]] or board[four[1]] or board[four[2]] or board[four[3]]:
                     continue
@@ -547,6 +553,9 @@ class Citadel(BaseGame[CitadelState, int]):
                     continue
                 if besiegers and not besiegers.isdisjoint(perim[w]):
                     continue
+                sites.append(w)
+            sites.sort()
+            for w in sites:
                 out.append(WALL_BASE + to_frame[w])
             # Razes (CI-6).
             touching = geo.touching
