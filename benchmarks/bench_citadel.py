@@ -37,8 +37,13 @@ def crowded(game: Citadel, fill: float, seed: int = 0) -> CitadelState:
     """A play position with warriors on ``fill`` of the cells, colours at random."""
     rng = random.Random(seed)
     n = game.size
-    board = tuple(rng.choice((1, 2)) if rng.random() < fill else 0 for _ in range(n * n))
+    board = bytes(rng.choice((1, 2)) if rng.random() < fill else 0 for _ in range(n * n))
     return CitadelState(board=board, citadels=(), owners=(), phase=PLAY, current=0, credits=9)
+
+
+def fresh(s: CitadelState) -> CitadelState:
+    """A copy of the play position ``s`` without the derived data it remembers."""
+    return CitadelState(s.board, s.citadels, s.owners, s.phase, s.current, s.credits)
 
 
 def playout_speed(game: Citadel, seconds: float, seed: int = 0) -> tuple[float, int, float]:
@@ -77,8 +82,9 @@ def main() -> int:
             lambda s=s: (geo.captive_groups(s.board, 1), geo.captive_groups(s.board, 2)), t
         )
         us_group = per_call(lambda s=s, c=cells, r=rng: geo.group(s.board, r.choice(c)), t)
-        us_legal = per_call(lambda s=s: game.legal_actions(s, 0), t)
-        us_view = per_call(lambda s=s: game.view(s, None), t)
+        # A state remembers its legal actions: time them on a fresh copy each call.
+        us_legal = per_call(lambda s=s: game.legal_actions(fresh(s), 0), t)
+        us_view = per_call(lambda s=s: game.view(fresh(s), None), t)
         print(
             f"  {fill:.0%} full ({len(cells)} warriors, {groups} groups without liberties): "
             f"all captive groups {us_captive:.0f} us, one group + liberties "

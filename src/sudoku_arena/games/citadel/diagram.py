@@ -101,7 +101,7 @@ def from_diagram(
             wall_cells.discard(x)
     citadels = tuple(sorted(cits))
     s = CitadelState(
-        board=tuple(board),
+        board=bytes(board),
         citadels=citadels,
         owners=tuple(cits[c] for c in citadels),
         phase=PLAY,

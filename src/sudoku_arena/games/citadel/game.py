@@ -18,9 +18,8 @@ the whole turn, even if he breaks the ring meanwhile.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
-from typing import ClassVar
+from collections.abc import Hashable, Sequence
+from typing import ClassVar, Final, final
 
 from sudoku_arena.core.base import BaseGame
 from sudoku_arena.core.errors import IllegalActionError, NotationError, StateFormatError
@@ -56,44 +55,189 @@ from sudoku_arena.games.citadel.rules import (
     split_action,
 )
 
-SETUP, CLAIM, PLAY, OVER = 0, 1, 2, 3
+SETUP: Final = 0
+CLAIM: Final = 1
+PLAY: Final = 2
+OVER: Final = 3
 PHASES = ("setup", "claim", "play", "over")
 SEATS = ("blue", "red")
-NUM_CITADELS = 9
-CLAIMS_EACH = 3
-SIEGES_PER_TURN = 2
-MOVE_COST = WALL_COST = RAZE_COST = 1
-RECRUIT_COST = 2
+NUM_CITADELS: Final = 9
+CLAIMS_EACH: Final = 3
+SIEGES_PER_TURN: Final = 2
+MOVE_COST: Final = 1
+WALL_COST: Final = 1
+RAZE_COST: Final = 1
+RECRUIT_COST: Final = 2
 
 #: End reasons stored in the state (``end``) and their sentences.
+#: Who may act, per seat (shared: ToMove is immutable).
+_SEAT_TO_MOVE = (ToMove.decision(0), ToMove.decision(1))
+
+#: CI-8 blocks when nothing is besieged.
+_NO_BLOCKS: tuple[frozenset[int], frozenset[int]] = (frozenset(), frozenset())
+
 END_REASONS = {
     "lead": "controls two more citadels than the opponent at the start of his turn (CI-9)",
     "turns": "the turn limit is reached (CI-9)",
 }
 
 
-@dataclass(frozen=True, slots=True)
-class CitadelState:
-    """A Citadel position. ``current`` is the seat to act (-1 when the game is over).
+#: The fields of a position, in constructor order.
+_FIELDS = (
+    "board",
+    "citadels",
+    "owners",
+    "phase",
+    "current",
+    "credits",
+    "spent",
+    "sieges",
+    "sieged",
+    "locked",
+    "besiegers",
+    "turn",
+    "winner",
+    "end",
+)
 
-    ``credits``, ``spent``, ``sieges``, ``sieged``, ``locked`` and ``besiegers`` belong
-    to the current turn; ``turn`` counts the turns finished in the play phase.
+
+@final
+class CitadelState:
+    """A Citadel position (immutable). ``current`` is the seat to act (-1 when the game
+    is over).
+
+    ``board`` holds one code per cell (bytes, see the module docstring). ``credits``,
+    ``spent``, ``sieges``, ``sieged``, ``locked`` and ``besiegers`` belong to the current
+    turn; ``turn`` counts the turns finished in the play phase. Equality and hashing go
+    by these fields; the state also remembers, for the game that asked last, its legal
+    actions and CI-8 blocks (derived data, never part of the position).
     """
 
-    board: tuple[int, ...]
-    citadels: tuple[int, ...]
-    owners: tuple[int, ...]
-    phase: int
-    current: int
-    credits: int = 0
-    spent: frozenset[int] = frozenset()
-    sieges: int = 0
-    sieged: frozenset[int] = frozenset()
-    locked: frozenset[int] = frozenset()
-    besiegers: frozenset[int] = frozenset()
-    turn: int = 0
-    winner: int = -1
-    end: str = ""
+    __slots__ = (*_FIELDS, "_blocks", "_game", "_legal")
+
+    def __init__(
+        self,
+        board: bytes,
+        citadels: tuple[int, ...],
+        owners: tuple[int, ...],
+        phase: int,
+        current: int,
+        credits: int = 0,
+        spent: frozenset[int] = frozenset(),
+        sieges: int = 0,
+        sieged: frozenset[int] = frozenset(),
+        locked: frozenset[int] = frozenset(),
+        besiegers: frozenset[int] = frozenset(),
+        turn: int = 0,
+        winner: int = -1,
+        end: str = "",
+    ) -> None:
+        self.board = board
+        self.citadels = citadels
+        self.owners = owners
+        self.phase = phase
+        self.current = current
+        self.credits = credits
+        self.spent = spent
+        self.sieges = sieges
+        self.sieged = sieged
+        self.locked = locked
+        self.besiegers = besiegers
+        self.turn = turn
+        self.winner = winner
+        self.end = end
+        # Derived data, filled by the game that asked (see Citadel._cache).
+        self._game: Citadel | None = None
+        self._legal: tuple[int, ...] | None = None
+        self._blocks: tuple[frozenset[int], frozenset[int]] | None = None
+
+    def fields(self) -> tuple[Hashable, ...]:
+        """The position's fields, in constructor order."""
+        return (
+            self.board,
+            self.citadels,
+            self.owners,
+            self.phase,
+            self.current,
+            self.credits,
+            self.spent,
+            self.sieges,
+            self.sieged,
+            self.locked,
+            self.besiegers,
+            self.turn,
+            self.winner,
+            self.end,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, CitadelState):
+            return NotImplemented
+        return self.fields() == other.fields()
+
+    def __hash__(self) -> int:
+        return hash(self.fields())
+
+    def __repr__(self) -> str:
+        pairs = zip(_FIELDS, self.fields(), strict=True)
+        return f"CitadelState({', '.join(f'{k}={v!r}' for k, v in pairs)})"
+
+    def __reduce__(self) -> tuple[type[CitadelState], tuple[Hashable, ...]]:
+        return (CitadelState, self.fields())
+
+
+def _set_up(
+    s: CitadelState,
+    board: bytes,
+    citadels: tuple[int, ...],
+    owners: tuple[int, ...],
+    phase: int,
+    current: int,
+) -> CitadelState:
+    """``s`` after a setup or claim action changed these fields."""
+    return CitadelState(
+        board,
+        citadels,
+        owners,
+        phase,
+        current,
+        s.credits,
+        s.spent,
+        s.sieges,
+        s.sieged,
+        s.locked,
+        s.besiegers,
+        s.turn,
+        s.winner,
+        s.end,
+    )
+
+
+def _during_turn(
+    s: CitadelState,
+    board: bytes,
+    owners: tuple[int, ...],
+    credits: int,
+    spent: frozenset[int],
+    sieged: frozenset[int],
+) -> CitadelState:
+    """``s`` after an action inside a turn changed these fields."""
+    return CitadelState(
+        board,
+        s.citadels,
+        owners,
+        s.phase,
+        s.current,
+        credits,
+        spent,
+        s.sieges,
+        sieged,
+        s.locked,
+        s.besiegers,
+        s.turn,
+        s.winner,
+        s.end,
+    )
 
 
 class Citadel(BaseGame[CitadelState, int]):
@@ -166,28 +310,33 @@ class Citadel(BaseGame[CitadelState, int]):
         self.max_turns = self.int_param("max_turns", 300)
         self.occupied = self.control == "occupied"
         self.geo: Geometry = geometry(self.size)
-        self._citset: dict[tuple[int, ...], frozenset[int]] = {}
+        empty: frozenset[int] = frozenset()
+        self._citsets: tuple[tuple[int, ...], frozenset[int], frozenset[int]] = ((), empty, empty)
 
     # -- small queries (public: the agent and the renderers' view use them) --------------------
 
     def citadel_set(self, s: CitadelState) -> frozenset[int]:
-        cs = self._citset.get(s.citadels)
-        if cs is None:
-            cs = frozenset(s.citadels)
-            if len(self._citset) > 64:
-                self._citset.clear()
-            self._citset[s.citadels] = cs
-        return cs
+        """The cells of the citadels of ``s``."""
+        return self._citadel_sets(s)[1]
 
     def _citadel_squares(self, s: CitadelState) -> frozenset[int]:
         """Squares whose 2x2 block holds a citadel (no wall there, CI-4)."""
-        key = (-1, *s.citadels)
-        cs = self._citset.get(key)
-        if cs is None:
-            n = self.size
-            cs = frozenset(w for c in s.citadels for w in (c, c - 1, c - n, c - n - 1) if w >= 0)
-            self._citset[key] = cs
-        return cs
+        return self._citadel_sets(s)[2]
+
+    def _citadel_sets(
+        self, s: CitadelState
+    ) -> tuple[tuple[int, ...], frozenset[int], frozenset[int]]:
+        """``(citadels, citadel_set, citadel squares)``, kept for the last layout seen
+        (one tuple, replaced whole: safe when threads share the game)."""
+        last = self._citsets
+        cits = s.citadels
+        if last[0] is cits or last[0] == cits:
+            return last
+        n = self.size
+        squares = frozenset(w for c in cits for w in (c, c - 1, c - n, c - n - 1) if w >= 0)
+        last = (cits, frozenset(cits), squares)
+        self._citsets = last
+        return last
 
     def controller(self, s: CitadelState, k: int) -> int:
         """Who controls citadel number ``k`` (-1 nobody), per the ``control`` option."""
@@ -234,8 +383,8 @@ class Citadel(BaseGame[CitadelState, int]):
         c = s.citadels[k]
         en = 2 - owner
         if board[c] == owner + 1:
-            group, libs = geo.group(board, c)
-            if libs:
+            group = geo.enclosed(board, c)
+            if group is None:
                 return None
             return frozenset(y for x in group for y in geo.nbrs[x] if board[y] == en)
         if board[c] != EMPTY:
@@ -259,13 +408,28 @@ class Citadel(BaseGame[CitadelState, int]):
         """CI-8 for ``p``, the player to act: his citadels where he may not recruit, and
         the enemy warriors next to which he may not build walls. Both hold for citadels
         besieged now or at the start of his turn (the siege lasts the turn)."""
+        if p == s.current and s._game is self and s._blocks is not None:
+            return s._blocks
         live = self.besieged(s, p)
-        en = 2 - p
-        board = s.board
-        cits = frozenset(live) | s.locked
-        around = {x for g in live.values() for x in g}
-        around.update(x for x in s.besiegers if board[x] == en)
-        return cits, frozenset(around)
+        if live or s.locked or s.besiegers:
+            en = 2 - p
+            board = s.board
+            around = {x for g in live.values() for x in g}
+            around.update(x for x in s.besiegers if board[x] == en)
+            blocks = (frozenset(live) | s.locked, frozenset(around))
+        else:
+            blocks = _NO_BLOCKS
+        if p == s.current:
+            self._cache(s)._blocks = blocks
+        return blocks
+
+    def _cache(self, s: CitadelState) -> CitadelState:
+        """``s``, its derived data reset if another game (other options) filled it."""
+        if s._game is not self:
+            s._game = self
+            s._legal = None
+            s._blocks = None
+        return s
 
     def _cap_ok(self, s: CitadelState, p: int) -> bool:
         if self.cap_mode == "per_player":
@@ -282,27 +446,34 @@ class Citadel(BaseGame[CitadelState, int]):
     # -- protocol ---------------------------------------------------------------------------------
 
     def initial_state(self) -> CitadelState:
-        return CitadelState(
-            board=(EMPTY,) * self.geo.cells, citadels=(), owners=(), phase=SETUP, current=0
-        )
+        return CitadelState(bytes(self.geo.cells), (), (), SETUP, 0)
 
     def to_move(self, s: CitadelState) -> ToMove:
         if s.phase == OVER:
             return TO_MOVE_TERMINAL
-        return ToMove.decision(s.current)
+        return _SEAT_TO_MOVE[s.current]
 
     def legal_actions(self, s: CitadelState, player: int) -> Sequence[int]:
         if s.phase == OVER or player != s.current:
             return []
+        return list(self._legal(s))
+
+    def _legal(self, s: CitadelState) -> tuple[int, ...]:
+        """The legal actions of the player to act in ``s`` (computed once per state)."""
+        if s._game is self and s._legal is not None:
+            return s._legal
         if s.phase == PLAY:
-            return self._play_actions(s, player)
-        if s.phase == SETUP:
-            return [CITADEL_BASE + self.geo.to_frame[i] for i in self._citadel_spots(s)]
-        return [
-            CLAIM_BASE + self.geo.to_frame[c]
-            for c, o in zip(s.citadels, s.owners, strict=True)
-            if o < 0
-        ]
+            legal = self._play_actions(s, s.current)
+        elif s.phase == SETUP:
+            legal = tuple(CITADEL_BASE + self.geo.to_frame[i] for i in self._citadel_spots(s))
+        else:
+            legal = tuple(
+                CLAIM_BASE + self.geo.to_frame[c]
+                for c, o in zip(s.citadels, s.owners, strict=True)
+                if o < 0
+            )
+        self._cache(s)._legal = legal
+        return legal
 
     def _citadel_spots(self, s: CitadelState, only: int = -1) -> list[int]:
         """Legal citadel sites (CI-2); with ``only``, just that cell if it is one."""
@@ -322,29 +493,23 @@ class Citadel(BaseGame[CitadelState, int]):
         rest = frozenset(free) - {i} - set(self.geo.king[i])
         return max_citadels(self.size, rest) >= need
 
-    def _play_actions(self, s: CitadelState, p: int) -> list[int]:
+    def _play_actions(self, s: CitadelState, p: int) -> tuple[int, ...]:
+        """The legal actions of ``p`` in the play phase, in the order: moves, attacks,
+        recruits, walls, razes, siege captures, ``end`` (each by cell)."""
         geo = self.geo
         board = s.board
         me, en = p + 1, 2 - p
         cits = self.citadel_set(s)
         to_frame = geo.to_frame
+        dir_nbrs = geo.dir_nbrs
         credits = s.credits
         mine = positions(board, me)
-        strength: dict[int, int] = {}
-
-        def st(i: int) -> int:
-            v = strength.get(i)
-            if v is None:
-                v = geo.strength(board, i, cits)
-                strength[i] = v
-            return v
-
         out: list[int] = []
         # Moves (CI-6: 1 credit per step).
         if credits >= MOVE_COST:
             for i in mine:
                 base = MOVE_BASE + 4 * to_frame[i]
-                for d, j in geo.dir_nbrs[i]:
+                for d, j in dir_nbrs[i]:
                     if board[j] == EMPTY:
                         out.append(base + d)
         # Attacks (CI-6: free; not by warriors spent in an earlier attack this turn).
@@ -352,10 +517,13 @@ class Citadel(BaseGame[CitadelState, int]):
         for i in mine:
             if i in spent:
                 continue
-            base = ATTACK_BASE + 4 * to_frame[i]
-            for d, j in geo.dir_nbrs[i]:
-                if board[j] == en and st(j) <= st(i):
-                    out.append(base + d)
+            si = -1
+            for d, j in dir_nbrs[i]:
+                if board[j] == en:
+                    if si < 0:
+                        si = geo.strength(board, i, cits)
+                    if geo.strength(board, j, cits) <= si:
+                        out.append(ATTACK_BASE + 4 * to_frame[i] + d)
         locked, besiegers = self.siege_blocks(s, p)
         # Recruits (CI-6: 2 credits, next to an own citadel that is not besieged, CI-8).
         if credits >= RECRUIT_COST and self._cap_ok(s, p):
@@ -366,34 +534,47 @@ class Citadel(BaseGame[CitadelState, int]):
                 for j in geo.nbrs[c]:
                     if board[j] == EMPTY and j not in cits:
                         spots.add(j)
-            out.extend(RECRUIT_BASE + to_frame[j] for j in sorted(spots))
+            for j in sorted(spots):
+                out.append(RECRUIT_BASE + to_frame[j])
         if credits >= WALL_COST:
-            # Walls (CI-4, CI-6, CI-8).
+            # Walls (CI-4, CI-6, CI-8): squares next to an own warrior whose block is free.
             cand: set[int] = set()
             touch = geo.touch_squares
             for i in mine:
                 cand.update(touch[i])
             block, perim = geo.block, geo.perim_cells
             cit_squares = self._citadel_squares(s)
-            for w in sorted(cand):
-                a, b, c, d = block[w]
-                if board[a] or board[b] or board[c] or board[d] or w in cit_squares:
+            sites: list[int] = []
+            for w in cand:
+                four = block[w]
+                if board[four[0]] or board[four[1]] or board[four[2]] or board[four[3]]:
+                    continue
+                if w in cit_squares:
                     continue
                 if besiegers and not besiegers.isdisjoint(perim[w]):
                     continue
+                sites.append(w)
+            sites.sort()
+            for w in sites:
                 out.append(WALL_BASE + to_frame[w])
             # Razes (CI-6).
+            touching = geo.touching
             for i in mine:
-                for w, k in geo.touching[i]:
-                    if board[w] == WALL_LL and st(i) >= geo.wall_strength(board, w):
-                        out.append(RAZE_BASE + 8 * to_frame[w] + k)
+                si = -1
+                for w, k in touching[i]:
+                    if board[w] == WALL_LL:
+                        if si < 0:
+                            si = geo.strength(board, i, cits)
+                        if si >= geo.wall_strength(board, w):
+                            out.append(RAZE_BASE + 8 * to_frame[w] + k)
         # Siege captures (CI-6, CI-8: at most two per turn).
         if s.sieges < SIEGES_PER_TURN:
-            out.extend(SIEGE_BASE + to_frame[x] for x in self.siege_targets(s, p))
+            for x in self.siege_targets(s, p):
+                out.append(SIEGE_BASE + to_frame[x])
         out.append(END)
-        return out
+        return tuple(out)
 
-    def why_illegal(self, s: CitadelState, a: int, p: int) -> str | None:
+    def why_illegal(self, s: CitadelState, a: object, p: int) -> str | None:
         """The rule that refuses action ``a`` for ``p`` in ``s``, or None when it is legal."""
         if not isinstance(a, int) or isinstance(a, bool) or not 0 <= a < NUM_ACTIONS:
             return "not a Citadel action"
@@ -438,8 +619,7 @@ class Citadel(BaseGame[CitadelState, int]):
                 )
             return None
         if kind == K_ATTACK:
-            dr, dc = rules.DIRS[extra]
-            target = self._step(cell, dr, dc)
+            target = geo.dir_step[4 * cell + extra]
             if board[cell] != me:
                 return f"{geo.name(cell)} holds none of your warriors (CI-6)"
             if target < 0:
@@ -459,8 +639,7 @@ class Citadel(BaseGame[CitadelState, int]):
                 )
             return None
         if kind == K_MOVE:
-            dr, dc = rules.DIRS[extra]
-            target = self._step(cell, dr, dc)
+            target = geo.dir_step[4 * cell + extra]
             if board[cell] != me:
                 return f"{geo.name(cell)} holds none of your warriors (CI-6)"
             if target < 0:
@@ -550,12 +729,21 @@ class Citadel(BaseGame[CitadelState, int]):
         r, c = r + dr, c + dc
         return r * self.size + c if 0 <= r < self.size and 0 <= c < self.size else -1
 
-    def apply(self, s: CitadelState, a: int, player: int | None = None) -> CitadelState:
+    def apply(self, s: CitadelState, a: object, player: int | None = None) -> CitadelState:
+        if (
+            type(a) is int
+            and s._game is self
+            and s._legal is not None
+            and (player is None or player == s.current)
+            and a in s._legal
+        ):
+            return self._do(s, a, s.current)  # one of the legal actions computed for s
         text = self._fmt(a)
         p = self.acting_player(self.to_move(s), player, text)
         reason = self.why_illegal(s, a, p)
         if reason is not None:
             raise IllegalActionError(text, reason)
+        assert isinstance(a, int)
         return self._do(s, a, p)
 
     def _do(self, s: CitadelState, a: int, p: int) -> CitadelState:
@@ -566,28 +754,28 @@ class Citadel(BaseGame[CitadelState, int]):
             return self._end_turn(s, p)
         cell = geo.from_frame[fcell]
         if kind == K_CITADEL:
-            placed = replace(s, citadels=(*s.citadels, cell), owners=(*s.owners, -1))
-            if len(placed.citadels) == NUM_CITADELS:
-                return replace(placed, phase=CLAIM, current=1)
-            return replace(placed, current=1 - p)
+            citadels = (*s.citadels, cell)
+            owners = (*s.owners, -1)
+            if len(citadels) == NUM_CITADELS:
+                return _set_up(s, s.board, citadels, owners, CLAIM, 1)
+            return _set_up(s, s.board, citadels, owners, SETUP, 1 - p)
         if kind == K_CLAIM:
             k = s.citadels.index(cell)
             claimed = list(s.owners)
             claimed[k] = p
-            stood = list(s.board)
+            stood = bytearray(s.board)
             stood[cell] = p + 1
-            nxt = replace(s, owners=tuple(claimed), board=tuple(stood), current=1 - p)
             if sum(1 for o in claimed if o >= 0) == 2 * CLAIMS_EACH:
-                return self._start_turn(replace(nxt, phase=PLAY), 0)
-            return nxt
-        board = list(s.board)
+                start = _set_up(s, bytes(stood), s.citadels, tuple(claimed), PLAY, 1 - p)
+                return self._start_turn(start, 0)
+            return _set_up(s, bytes(stood), s.citadels, tuple(claimed), CLAIM, 1 - p)
+        board = bytearray(s.board)
         me = p + 1
+        spent = s.spent
         if kind == K_MOVE:
-            dr, dc = rules.DIRS[extra]
-            to = self._step(cell, dr, dc)
+            to = geo.dir_step[4 * cell + extra]
             board[cell] = EMPTY
             board[to] = me
-            spent = s.spent
             if cell in spent:
                 spent = (spent - {cell}) | {to}
             owners = s.owners
@@ -597,45 +785,46 @@ class Citadel(BaseGame[CitadelState, int]):
                     ol = list(owners)
                     ol[k] = p  # CI-7: entering takes control at once
                     owners = tuple(ol)
-            return replace(
-                s, board=tuple(board), spent=spent, owners=owners, credits=s.credits - MOVE_COST
-            )
+            return _during_turn(s, bytes(board), owners, s.credits - MOVE_COST, spent, s.sieged)
         if kind == K_ATTACK:
-            dr, dc = rules.DIRS[extra]
-            target = self._step(cell, dr, dc)
+            target = geo.dir_step[4 * cell + extra]
             cits = self.citadel_set(s)
             sa = geo.strength(s.board, cell, cits)
             sd = geo.strength(s.board, target, cits)
-            used = {cell, *(j for j in geo.nbrs[cell] if board[j] == me)}
+            used = {cell}
+            for j in geo.nbrs[cell]:
+                if board[j] == me:
+                    used.add(j)
             dead = {target}
             board[target] = EMPTY
             if sa == sd:
                 board[cell] = EMPTY
                 dead.add(cell)
-            return replace(
-                s,
-                board=tuple(board),
-                spent=(s.spent | used) - dead,
-                sieged=s.sieged - dead,
+            return _during_turn(
+                s, bytes(board), s.owners, s.credits, (spent | used) - dead, s.sieged - dead
             )
         if kind == K_RECRUIT:
             board[cell] = me
-            return replace(s, board=tuple(board), credits=s.credits - RECRUIT_COST)
+            return _during_turn(
+                s, bytes(board), s.owners, s.credits - RECRUIT_COST, spent, s.sieged
+            )
         if kind == K_WALL:
-            for x, q in zip(geo.block[cell], (3, 4, 5, 6), strict=True):
-                board[x] = q
-            return replace(s, board=tuple(board), credits=s.credits - WALL_COST)
+            four = geo.block[cell]
+            board[four[0]] = WALL_LL
+            board[four[1]] = WALL_LL + 1
+            board[four[2]] = WALL_LL + 2
+            board[four[3]] = WALL_LL + 3
+            return _during_turn(s, bytes(board), s.owners, s.credits - WALL_COST, spent, s.sieged)
         if kind == K_RAZE:
             by = geo.perim[cell][extra]
             sw = geo.strength(s.board, by, self.citadel_set(s))
             ww = geo.wall_strength(s.board, cell)
             for x in geo.block[cell]:
                 board[x] = EMPTY
-            spent = s.spent
             if sw == ww:
                 board[by] = EMPTY  # CI-6: razing at equal strength costs the warrior too
                 spent = spent - {by}
-            return replace(s, board=tuple(board), spent=spent, credits=s.credits - RAZE_COST)
+            return _during_turn(s, bytes(board), s.owners, s.credits - RAZE_COST, spent, s.sieged)
         # K_SIEGE
         if cell in s.sieged:
             sieged = s.sieged - {cell}
@@ -643,57 +832,75 @@ class Citadel(BaseGame[CitadelState, int]):
             group, _ = geo.group(s.board, cell)
             sieged = (s.sieged | frozenset(group)) - {cell}
         board[cell] = EMPTY
-        return replace(s, board=tuple(board), sieges=s.sieges + 1, sieged=sieged)
+        return CitadelState(
+            bytes(board),
+            s.citadels,
+            s.owners,
+            s.phase,
+            s.current,
+            s.credits,
+            spent,
+            s.sieges + 1,
+            sieged,
+            s.locked,
+            s.besiegers,
+            s.turn,
+            s.winner,
+            s.end,
+        )
 
     def _end_turn(self, s: CitadelState, p: int) -> CitadelState:
         turn = s.turn + 1
         if turn >= self.max_turns:
-            return replace(
-                s,
-                turn=turn,
-                phase=OVER,
-                current=-1,
-                credits=0,
-                spent=frozenset(),
-                sieges=0,
-                sieged=frozenset(),
-                locked=frozenset(),
-                besiegers=frozenset(),
-                winner=-1,
-                end="turns",
-            )
-        return self._start_turn(replace(s, turn=turn), 1 - p)
+            return CitadelState(s.board, s.citadels, s.owners, OVER, -1, turn=turn, end="turns")
+        return self._start_turn(
+            CitadelState(s.board, s.citadels, s.owners, PLAY, p, turn=turn), 1 - p
+        )
 
     def _start_turn(self, s: CitadelState, q: int) -> CitadelState:
-        """CI-9 check, then CI-6 credits for ``q``'s new turn."""
+        """CI-9 check, then CI-6 credits for ``q``'s new turn (``s``: the turn's position)."""
         counts = self.control_counts(s)
         if counts[q] >= counts[1 - q] + 2:
-            return replace(
-                s,
-                phase=OVER,
-                current=-1,
-                credits=0,
-                spent=frozenset(),
-                sieges=0,
-                sieged=frozenset(),
-                locked=frozenset(),
-                besiegers=frozenset(),
-                winner=q,
-                end="lead",
+            return CitadelState(
+                s.board, s.citadels, s.owners, OVER, -1, turn=s.turn, winner=q, end="lead"
             )
-        nxt = replace(
-            s, current=q, credits=counts[q], spent=frozenset(), sieges=0, sieged=frozenset()
+        nxt = CitadelState(
+            s.board,
+            s.citadels,
+            s.owners,
+            s.phase,
+            q,
+            counts[q],
+            turn=s.turn,
+            winner=s.winner,
+            end=s.end,
         )
         return self.with_turn_sieges(nxt)
 
     def with_turn_sieges(self, s: CitadelState) -> CitadelState:
         """``s`` with the mover's besieged citadels and their besiegers recorded (CI-8)."""
         live = self.besieged(s, s.current)
-        return replace(
-            s,
-            locked=frozenset(live),
-            besiegers=frozenset(x for g in live.values() for x in g),
+        locked = frozenset(live)
+        besiegers = frozenset(x for g in live.values() for x in g)
+        out = CitadelState(
+            s.board,
+            s.citadels,
+            s.owners,
+            s.phase,
+            s.current,
+            s.credits,
+            s.spent,
+            s.sieges,
+            s.sieged,
+            locked,
+            besiegers,
+            s.turn,
+            s.winner,
+            s.end,
         )
+        # The turn starts here: what is besieged now is all that CI-8 blocks.
+        self._cache(out)._blocks = (locked, besiegers)
+        return out
 
     def outcome(self, s: CitadelState) -> Outcome | None:
         if s.phase != OVER:
@@ -830,7 +1037,7 @@ class Citadel(BaseGame[CitadelState, int]):
                 raise StateFormatError(
                     f"the state is for a {data['size']} board, this game is {self.size}"
                 )
-            board = tuple(int(ch) for ch in str(data["board"]))
+            board = bytes(int(ch) for ch in str(data["board"]))
             s = CitadelState(
                 board=board,
                 citadels=tuple(geo.cell(str(c)) for c in data["citadels"]),

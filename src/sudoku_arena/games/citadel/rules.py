@@ -29,17 +29,22 @@ from __future__ import annotations
 
 import re
 from functools import cache
+from typing import Final, final
 
 from sudoku_arena.core.errors import NotationError
 
 #: Column letters (Go skips ``i``).
-COLUMNS = "abcdefghjklmnopqrst"
-FRAME = 19
-FRAME_CELLS = FRAME * FRAME
-MIN_SIZE, MAX_SIZE = 9, 19
+COLUMNS: Final = "abcdefghjklmnopqrst"
+FRAME: Final = 19
+FRAME_CELLS: Final = FRAME * FRAME
+MIN_SIZE: Final = 9
+MAX_SIZE: Final = 19
 
-EMPTY = 0
-WALL_LL, WALL_LR, WALL_UL, WALL_UR = 3, 4, 5, 6
+EMPTY: Final = 0
+WALL_LL: Final = 3
+WALL_LR: Final = 4
+WALL_UL: Final = 5
+WALL_UR: Final = 6
 
 #: (d_row, d_col) of the four directions: north, east, south, west.
 DIRS: tuple[tuple[int, int], ...] = ((1, 0), (0, 1), (-1, 0), (0, -1))
@@ -57,19 +62,27 @@ NEAR_SQUARE_OFFSETS: tuple[tuple[int, int], ...] = tuple(
 )
 
 # Action layout (see the module docstring).
-END = 0
-CITADEL_BASE = 1
-CLAIM_BASE = CITADEL_BASE + FRAME_CELLS
-RECRUIT_BASE = CLAIM_BASE + FRAME_CELLS
-WALL_BASE = RECRUIT_BASE + FRAME_CELLS
-SIEGE_BASE = WALL_BASE + FRAME_CELLS
-MOVE_BASE = SIEGE_BASE + FRAME_CELLS
-ATTACK_BASE = MOVE_BASE + 4 * FRAME_CELLS
-RAZE_BASE = ATTACK_BASE + 4 * FRAME_CELLS
-NUM_ACTIONS = RAZE_BASE + 8 * FRAME_CELLS
+END: Final = 0
+CITADEL_BASE: Final = 1
+CLAIM_BASE: Final = CITADEL_BASE + FRAME_CELLS
+RECRUIT_BASE: Final = CLAIM_BASE + FRAME_CELLS
+WALL_BASE: Final = RECRUIT_BASE + FRAME_CELLS
+SIEGE_BASE: Final = WALL_BASE + FRAME_CELLS
+MOVE_BASE: Final = SIEGE_BASE + FRAME_CELLS
+ATTACK_BASE: Final = MOVE_BASE + 4 * FRAME_CELLS
+RAZE_BASE: Final = ATTACK_BASE + 4 * FRAME_CELLS
+NUM_ACTIONS: Final = RAZE_BASE + 8 * FRAME_CELLS
 
 #: Kinds of action, as returned by :func:`split_action`.
-K_END, K_CITADEL, K_CLAIM, K_RECRUIT, K_WALL, K_SIEGE, K_MOVE, K_ATTACK, K_RAZE = range(9)
+K_END: Final = 0
+K_CITADEL: Final = 1
+K_CLAIM: Final = 2
+K_RECRUIT: Final = 3
+K_WALL: Final = 4
+K_SIEGE: Final = 5
+K_MOVE: Final = 6
+K_ATTACK: Final = 7
+K_RAZE: Final = 8
 _SIMPLE_KINDS = (K_CITADEL, K_CLAIM, K_RECRUIT, K_WALL, K_SIEGE)
 _SIMPLE_WORDS = {K_CITADEL: "citadel", K_CLAIM: "claim", K_WALL: "wall", K_SIEGE: "siege"}
 
@@ -202,6 +215,7 @@ def parse_action(text: str) -> int:
     return base + 4 * (fr * FRAME + fc) + DIRS.index(off)
 
 
+@final
 class Geometry:
     """Precomputed tables for one board size (shared; get one with :func:`geometry`)."""
 
@@ -229,6 +243,8 @@ class Geometry:
             tuple((d, j) for d, (dr, dc) in enumerate(DIRS) if (j := at(r + dr, c + dc)) >= 0)
             for r, c in rc
         )
+        #: The neighbour of cell ``i`` in direction ``d`` at ``4 * i + d`` (-1 off the board).
+        self.dir_step: tuple[int, ...] = tuple(at(r + dr, c + dc) for r, c in rc for dr, dc in DIRS)
         #: Cells a king's step away (citadels may not touch, CI-2).
         self.king: tuple[tuple[int, ...], ...] = tuple(
             tuple(
@@ -291,15 +307,19 @@ class Geometry:
             raise NotationError(f"{text!r} is off the {self.n}x{self.n} board")
         return r * self.n + c
 
-    def wall_square(self, board: tuple[int, ...], cell: int) -> int:
+    def wall_square(self, board: bytes, cell: int) -> int:
         """The square of the wall covering ``cell`` (which must be a wall cell)."""
         return cell - self.quarter_shift[board[cell]]
 
-    def wall_strength(self, board: tuple[int, ...], w: int) -> int:
+    def wall_strength(self, board: bytes, w: int) -> int:
         """CI-5: one plus the number of walls touching wall ``w``."""
-        return 1 + sum(1 for q in self.near_squares[w] if board[q] == WALL_LL)
+        s = 1
+        for q in self.near_squares[w]:
+            if board[q] == WALL_LL:
+                s += 1
+        return s
 
-    def strength(self, board: tuple[int, ...], i: int, citadels: frozenset[int]) -> int:
+    def strength(self, board: bytes, i: int, citadels: frozenset[int]) -> int:
         """CI-5: one plus friendly neighbours of the warrior on ``i``, plus one on a citadel."""
         code = board[i]
         s = 1 + (i in citadels)
@@ -308,29 +328,47 @@ class Geometry:
                 s += 1
         return s
 
-    def group(self, board: tuple[int, ...], start: int) -> tuple[list[int], int]:
+    def group(self, board: bytes, start: int) -> tuple[list[int], int]:
         """The group (CI-8) of the warrior on ``start`` and its number of liberties."""
+        return self._flood(board, start, False)
+
+    def enclosed(self, board: bytes, start: int) -> list[int] | None:
+        """The group of the warrior on ``start`` when it has no liberties (CI-8), else
+        None (found at the first liberty, without walking the rest of the group)."""
+        members, libs = self._flood(board, start, True)
+        return None if libs else members
+
+    def _flood(self, board: bytes, start: int, first_liberty: bool) -> tuple[list[int], int]:
+        """CI-8's group of the warrior on ``start``: the warriors of its colour joined to
+        it orthogonally, in the order reached, and its liberties, the empty cells next
+        to the group. With ``first_liberty`` it stops at the first liberty (count 1)."""
         code = board[start]
         nbrs = self.nbrs
+        members = [start]
         seen = {start}
-        stack = [start]
         libs: set[int] = set()
-        while stack:
-            x = stack.pop()
+        k = 0
+        while k < len(members):
+            x = members[k]
+            k += 1
             for y in nbrs[x]:
                 b = board[y]
                 if b == EMPTY:
+                    if first_liberty:
+                        return members, 1
                     libs.add(y)
                 elif b == code and y not in seen:
                     seen.add(y)
-                    stack.append(y)
-        return list(seen), len(libs)
+                    members.append(y)
+        return members, len(libs)
 
-    def captive_groups(self, board: tuple[int, ...], code: int) -> list[list[int]]:
-        """Every group of warriors ``code`` with no liberties (CI-8), cells in each.
+    def captive_groups(self, board: bytes, code: int) -> list[list[int]]:
+        """Every group of warriors ``code`` with no liberties (CI-8), cells in each,
+        groups ordered by their lowest cell.
 
-        Each warrior is visited once, so the cost is linear in the number of warriors
-        (measured in ``benchmarks/bench_citadel.py``).
+        A group without liberties is made of warriors without an empty neighbour, so
+        only those start a walk; on an open board that is a look at each warrior's
+        neighbours (measured in ``benchmarks/bench_citadel.py``).
         """
         nbrs = self.nbrs
         seen: set[int] = set()
@@ -338,37 +376,29 @@ class Geometry:
         for i in positions(board, code):
             if i in seen:
                 continue
-            seen.add(i)
-            stack = [i]
-            members = [i]
-            free = False
-            while stack:
-                x = stack.pop()
-                for y in nbrs[x]:
-                    b = board[y]
-                    if b == EMPTY:
-                        free = True
-                    elif b == code and y not in seen:
-                        seen.add(y)
-                        stack.append(y)
-                        members.append(y)
-            if not free:
+            open_cell = False
+            for y in nbrs[i]:
+                if board[y] == EMPTY:
+                    open_cell = True
+                    break
+            if open_cell:
+                continue
+            members = self.enclosed(board, i)
+            if members is not None:
                 out.append(members)
+                seen.update(members)
         return out
 
 
-def positions(board: tuple[int, ...], code: int) -> list[int]:
-    """The cells holding ``code``, in order (``tuple.index`` runs in C: fast on a
-    board that is mostly empty)."""
+def positions(board: bytes, code: int) -> list[int]:
+    """The cells holding ``code``, in order (``bytes.find`` scans in C)."""
     out: list[int] = []
-    i = -1
-    index = board.index
-    try:
-        while True:
-            i = index(code, i + 1)
-            out.append(i)
-    except ValueError:
-        return out
+    find = board.find
+    i = find(code)
+    while i >= 0:
+        out.append(i)
+        i = find(code, i + 1)
+    return out
 
 
 @cache
