@@ -46,6 +46,7 @@ HOT_MODULES = [
     "sudoku_arena/games/tic_tac_sudoku/search.py",
     "sudoku_arena/games/sudoku_warriors/rules.py",
     "sudoku_arena/games/sudoku_warriors/game.py",
+    "sudoku_arena/games/sudoku_warriors/strength.py",
     "sudoku_arena/games/sudoku_warriors/search.py",
     "sudoku_arena/games/cat_sudoku/rules.py",
     "sudoku_arena/games/cat_sudoku/sheet.py",

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from dataclasses import replace
 
 from sudoku_arena.ai import make_agent
 from sudoku_arena.ai.hints import Budget
@@ -38,7 +37,7 @@ def other_hands(s: HexState, me: int) -> list[HexState]:
             pile[v - 1] += 1
             hands = list(s.hands)
             hands[opp] = w
-            out.append(replace(s, hands=tuple(hands), pile=tuple(pile)))
+            out.append(s.but(hands=tuple(hands), pile=tuple(pile)))
     return out
 
 

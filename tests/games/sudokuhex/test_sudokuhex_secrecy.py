@@ -9,7 +9,6 @@ from __future__ import annotations
 import random
 import sys
 from collections import Counter
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -49,7 +48,7 @@ def redeal(s: HexState, observer: int | None, rng: random.Random) -> HexState:
     pile = [0] * 7
     for v in tiles:
         pile[v - 1] += 1
-    return replace(s, hands=tuple(hands), pile=tuple(pile))
+    return s.but(hands=tuple(hands), pile=tuple(pile))
 
 
 @settings(max_examples=15, deadline=None)
@@ -83,8 +82,8 @@ def test_sh_6_views_really_differ_where_the_observer_may_see() -> None:
     # Sanity for the leak test: one's own hand does show.
     g = game(2)
     s = play(g, SETUP)
-    other = replace(
-        s, hands=(3, 2), pile=tuple(c + (v == 4) - (v == 3) for v, c in enumerate(s.pile, start=1))
+    other = s.but(
+        hands=(3, 2), pile=tuple(c + (v == 4) - (v == 3) for v, c in enumerate(s.pile, start=1))
     )
     assert g.view(other, 0) != g.view(s, 0)
     assert g.view(other, 1) == g.view(s, 1)

@@ -25,77 +25,17 @@ import random
 from sudoku_arena.games.sudoku_warriors.game import SudokuWarriors, SWState
 from sudoku_arena.games.sudoku_warriors.rules import (
     BATTLE_BASE,
-    BATTLE_CELLS,
     BID_NONE,
     CAPITAL_HILLS,
     CELL_HILLS,
     HILL_CELLS,
     HILL_PROVS,
-    NEIGHBOURS,
-    PROV_HILLS,
     YIELD,
     bid_cells,
-    control,
     control_by_codes,
 )
-from sudoku_arena.grids.sudoku import box_of
-
-#: For each village, the provinces in whose battles it may be added (SW-11).
-CELL_REGIONS: tuple[tuple[int, ...], ...] = tuple(
-    (box_of(c), *NEIGHBOURS[box_of(c)]) for c in range(81)
-)
-_SOFTNESS = 8.0
-
-
-class _Board:
-    """Per-province strengths of every player in one position (provinces not yet won)."""
-
-    def __init__(self, game: SudokuWarriors, s: SWState) -> None:
-        n = game.num_players
-        self.n = n
-        grid = game.grid
-        hill = s.hill
-        self.open = [s.owner[b] < 0 for b in range(9)]
-        self.warriors = [[0] * n for _ in range(9)]
-        self.res = [[0] * n for _ in range(9)]
-        self.cap = [[False] * n for _ in range(9)]
-        self.cap_empty = [0] * 9
-        ctrl = [control(hill, cell) for cell in range(81)]
-        self.ctrl = ctrl
-        for b in range(9):
-            if not self.open[b]:
-                continue
-            w = self.warriors[b]
-            for h in PROV_HILLS[b]:
-                k = hill[h]
-                if 1 <= k <= n:
-                    w[k - 1] += 1
-            for h in CAPITAL_HILLS[b]:
-                k = hill[h]
-                if k == 0:
-                    self.cap_empty[b] += 1
-                elif k <= n:
-                    self.cap[b][k - 1] = True
-            r = self.res[b]
-            for c in BATTLE_CELLS[b]:
-                q = ctrl[c]
-                if q >= 0 and not s.spent >> c & 1:
-                    r[q] += grid[c]
-
-    def chances(
-        self, b: int, warriors: list[int], res: list[int], cap: list[bool], cap_empty: int
-    ) -> list[float]:
-        """Each player's estimated chance of winning province ``b``."""
-        weights = []
-        for q in range(self.n):
-            if cap[q] or cap_empty > 0:
-                weights.append(math.exp((warriors[q] + res[q]) / _SOFTNESS))
-            else:
-                weights.append(0.0)
-        total = sum(weights)
-        if total == 0:
-            return [0.0] * self.n
-        return [x / total for x in weights]
+from sudoku_arena.games.sudoku_warriors.strength import CELL_REGIONS
+from sudoku_arena.games.sudoku_warriors.strength import Board as _Board
 
 
 def _margin(ch: list[float], p: int) -> float:

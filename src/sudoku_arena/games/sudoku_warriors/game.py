@@ -16,10 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
-from itertools import compress
-from operator import not_
-from typing import ClassVar
+from typing import ClassVar, final
 
 from sudoku_arena.core.base import BaseGame
 from sudoku_arena.core.errors import IllegalActionError, NotationError, StateFormatError
@@ -36,6 +33,7 @@ from sudoku_arena.games.sudoku_warriors.rules import (
     CAPITAL,
     CAPITAL_HILLS,
     EMPTY,
+    HILL_CELLS,
     HILL_PROVS,
     NUM_ACTIONS,
     PAIRS,
@@ -61,9 +59,9 @@ END_REASONS = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+@final
 class SWState:
-    """A Sudoku Warriors position.
+    """A Sudoku Warriors position (immutable: never assign to its attributes).
 
     ``current`` is the seat to place (during battles: the placer), -1 when the game is
     over. ``empties`` counts the empty hilltops of each province, ``owner`` the seat
@@ -72,26 +70,198 @@ class SWState:
     ``fighters`` are the participants in turn order from the placer, ``active`` those
     still in, ``bscore`` every seat's battle score (0 for non-participants), ``actor``
     the seat to bid, ``opened`` whether the opening bid (SW-9) is done.
+
+    Derived from ``hill`` and kept so that the hot paths are look-ups: ``empties``,
+    ``ctrl`` (the seat controlling each village, SW-5, or -1) and ``free`` (the empty
+    hilltops, ascending). States compare and hash by value (the derived fields follow).
     """
+
+    __slots__ = (
+        "active",
+        "actor",
+        "battle",
+        "bscore",
+        "ctrl",
+        "current",
+        "empties",
+        "end",
+        "fighters",
+        "free",
+        "hill",
+        "last",
+        "opened",
+        "owner",
+        "pending",
+        "spent",
+        "winners",
+    )
 
     hill: tuple[int, ...]
     empties: tuple[int, ...]
     owner: tuple[int, ...]
     spent: int
     current: int
-    pending: tuple[int, ...] = ()
-    battle: int = -1
-    fighters: tuple[int, ...] = ()
-    active: tuple[int, ...] = ()
-    bscore: tuple[int, ...] = ()
-    actor: int = -1
-    opened: bool = False
-    last: int = -1
-    winners: tuple[int, ...] = ()
-    end: str = ""
+    pending: tuple[int, ...]
+    battle: int
+    fighters: tuple[int, ...]
+    active: tuple[int, ...]
+    bscore: tuple[int, ...]
+    actor: int
+    opened: bool
+    last: int
+    winners: tuple[int, ...]
+    end: str
+    ctrl: tuple[int, ...]
+    free: tuple[int, ...]
+
+    def __init__(
+        self,
+        hill: tuple[int, ...],
+        empties: tuple[int, ...],
+        owner: tuple[int, ...],
+        spent: int,
+        current: int,
+        ctrl: tuple[int, ...],
+        free: tuple[int, ...],
+        pending: tuple[int, ...] = (),
+        battle: int = -1,
+        fighters: tuple[int, ...] = (),
+        active: tuple[int, ...] = (),
+        bscore: tuple[int, ...] = (),
+        actor: int = -1,
+        opened: bool = False,
+        last: int = -1,
+        winners: tuple[int, ...] = (),
+        end: str = "",
+    ) -> None:
+        self.hill = hill
+        self.empties = empties
+        self.owner = owner
+        self.spent = spent
+        self.current = current
+        self.ctrl = ctrl
+        self.free = free
+        self.pending = pending
+        self.battle = battle
+        self.fighters = fighters
+        self.active = active
+        self.bscore = bscore
+        self.actor = actor
+        self.opened = opened
+        self.last = last
+        self.winners = winners
+        self.end = end
+
+    def _key(self) -> tuple[object, ...]:
+        return (
+            self.hill,
+            self.owner,
+            self.spent,
+            self.current,
+            self.pending,
+            self.battle,
+            self.fighters,
+            self.active,
+            self.bscore,
+            self.actor,
+            self.opened,
+            self.last,
+            self.winners,
+            self.end,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, SWState) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return (
+            f"SWState(hill={self.hill!r}, owner={self.owner!r}, spent={self.spent!r}, "
+            f"current={self.current!r}, pending={self.pending!r}, battle={self.battle!r}, "
+            f"fighters={self.fighters!r}, active={self.active!r}, bscore={self.bscore!r}, "
+            f"actor={self.actor!r}, opened={self.opened!r}, last={self.last!r}, "
+            f"winners={self.winners!r}, end={self.end!r})"
+        )
+
+    def __reduce__(self) -> tuple[type[SWState], tuple[object, ...]]:
+        return SWState, (
+            self.hill,
+            self.empties,
+            self.owner,
+            self.spent,
+            self.current,
+            self.ctrl,
+            self.free,
+            self.pending,
+            self.battle,
+            self.fighters,
+            self.active,
+            self.bscore,
+            self.actor,
+            self.opened,
+            self.last,
+            self.winners,
+            self.end,
+        )
+
+    def but(
+        self,
+        *,
+        hill: tuple[int, ...] | None = None,
+        owner: tuple[int, ...] | None = None,
+        ctrl: tuple[int, ...] | None = None,
+        current: int | None = None,
+        pending: tuple[int, ...] | None = None,
+        battle: int | None = None,
+        fighters: tuple[int, ...] | None = None,
+        active: tuple[int, ...] | None = None,
+        bscore: tuple[int, ...] | None = None,
+        actor: int | None = None,
+        opened: bool | None = None,
+        winners: tuple[int, ...] | None = None,
+        end: str | None = None,
+    ) -> SWState:
+        """A copy with the given fields changed (``empties``, ``spent``, ``free`` and
+        ``last`` stay: the caller changes them through the constructor)."""
+        return SWState(
+            self.hill if hill is None else hill,
+            self.empties,
+            self.owner if owner is None else owner,
+            self.spent,
+            self.current if current is None else current,
+            self.ctrl if ctrl is None else ctrl,
+            self.free,
+            self.pending if pending is None else pending,
+            self.battle if battle is None else battle,
+            self.fighters if fighters is None else fighters,
+            self.active if active is None else active,
+            self.bscore if bscore is None else bscore,
+            self.actor if actor is None else actor,
+            self.opened if opened is None else opened,
+            self.last,
+            self.winners if winners is None else winners,
+            self.end if end is None else end,
+        )
+
+
+def village_control(hill: Sequence[int]) -> tuple[int, ...]:
+    """The seat controlling every village (SW-5), or -1, from the hilltop codes."""
+    return tuple(control(hill, c) for c in range(81))
 
 
 _HILLS = tuple(range(100))
+
+
+def _empties(hill: tuple[int, ...]) -> tuple[int, ...]:
+    """The number of empty hilltops of each province."""
+    return tuple(sum(1 for h in PROV_HILLS[b] if hill[h] == EMPTY) for b in range(9))
+
+
+def _free(hill: tuple[int, ...]) -> tuple[int, ...]:
+    """The empty hilltops, ascending."""
+    return tuple([h for h, k in enumerate(hill) if k == EMPTY])
 
 
 def _pair_base(a: int) -> int:
@@ -163,6 +333,8 @@ class SudokuWarriors(BaseGame[SWState, int]):
             owner=(-1,) * 9,
             spent=0,
             current=0,
+            ctrl=(-1,) * 81,
+            free=_HILLS,
             bscore=(0,) * n,
         )
 
@@ -187,7 +359,7 @@ class SudokuWarriors(BaseGame[SWState, int]):
             return ()
         if s.pending:
             return [BATTLE_BASE + b for b in s.pending]
-        return list(compress(_HILLS, map(not_, s.hill)))
+        return s.free
 
     def eligible(self, s: SWState, player: int, province: int | None = None) -> list[int]:
         """Villages whose resource ``player`` may add in a battle for ``province`` (the
@@ -196,20 +368,17 @@ class SudokuWarriors(BaseGame[SWState, int]):
         b = s.battle if province is None else province
         if b < 0:
             return []
-        hill, spent = s.hill, s.spent
-        out = []
-        for c in BATTLE_CELLS[b]:
-            if spent >> c & 1:
-                continue
-            if control(hill, c) == player:
-                out.append(c)
-        return out
+        ctrl, spent = s.ctrl, s.spent
+        return [c for c in BATTLE_CELLS[b] if ctrl[c] == player and not spent >> c & 1]
 
     def _need(self, s: SWState, player: int) -> int:
         """What ``player`` must add to end strictly above every other remaining
         participant (SW-10); 0 or less when he is already above."""
         sc = s.bscore
-        top = max(sc[q] for q in s.active if q != player)
+        top = -1
+        for q in s.active:
+            if q != player and sc[q] > top:
+                top = sc[q]
         return top + 1 - sc[player]
 
     def _legal_bids(self, s: SWState, p: int) -> list[int]:
@@ -324,8 +493,8 @@ class SudokuWarriors(BaseGame[SWState, int]):
             return self._place(s, a, p)
         if a < BID_NONE:
             b = a - BATTLE_BASE
-            rest = tuple(x for x in s.pending if x != b)
-            return self._advance(self._start(replace(s, pending=rest), b))
+            rest = tuple([x for x in s.pending if x != b])
+            return self._advance(self._start(s.but(pending=rest), b))
         if a == YIELD:
             return self._withdraw(s, p)
         return self._bid(s, a, p)
@@ -333,6 +502,9 @@ class SudokuWarriors(BaseGame[SWState, int]):
     def _place(self, s: SWState, h: int, p: int) -> SWState:
         hill = list(s.hill)
         hill[h] = p + 1
+        ctrl = list(s.ctrl)
+        for c in HILL_CELLS[h]:
+            ctrl[c] = control(hill, c)
         empties = list(s.empties)
         due: list[int] = []
         for b in HILL_PROVS[h]:
@@ -342,23 +514,30 @@ class SudokuWarriors(BaseGame[SWState, int]):
                 # SW-6: a province fills only through a placement inside it, and is
                 # never won before it is full, so it is due its battle now.
                 due.append(b)
-        if not due and EMPTY in hill:
+        free = s.free
+        k = free.index(h)
+        free = free[:k] + free[k + 1 :]
+        if not due and free:
             # The common case: no battle, the next seat places.
             return SWState(
-                hill=tuple(hill),
-                empties=tuple(empties),
-                owner=s.owner,
-                spent=s.spent,
-                current=self._order[p][1],
+                tuple(hill),
+                tuple(empties),
+                s.owner,
+                s.spent,
+                self._order[p][1],
+                tuple(ctrl),
+                free,
                 bscore=s.bscore,
                 last=h,
             )
         nxt = SWState(
-            hill=tuple(hill),
-            empties=tuple(empties),
-            owner=s.owner,
-            spent=s.spent,
-            current=p,
+            tuple(hill),
+            tuple(empties),
+            s.owner,
+            s.spent,
+            p,
+            tuple(ctrl),
+            free,
             pending=tuple(due),
             bscore=s.bscore,
             last=h,
@@ -372,7 +551,7 @@ class SudokuWarriors(BaseGame[SWState, int]):
                 return self._next_turn(s)
             if len(s.pending) > 1:
                 return s  # the placer picks the order
-            s = self._start(replace(s, pending=()), s.pending[0])
+            s = self._start(s.but(pending=()), s.pending[0])
         return s
 
     def _start(self, s: SWState, b: int) -> SWState:
@@ -380,7 +559,7 @@ class SudokuWarriors(BaseGame[SWState, int]):
         participant wins it at once. The caller goes on with ``_advance``."""
         hill = s.hill
         caps = CAPITAL_HILLS[b]
-        fighters = tuple(q for q in self._order[s.current] if any(hill[h] == q + 1 for h in caps))
+        fighters = tuple([q for q in self._order[s.current] if any(hill[h] == q + 1 for h in caps)])
         if len(fighters) == 1:
             # SW-7: a sole participant wins the province at once.
             return self._claim(s, b, fighters[0])
@@ -390,12 +569,11 @@ class SudokuWarriors(BaseGame[SWState, int]):
             k = hill[h]
             if 1 <= k <= n:
                 counts[k - 1] += 1
-        return replace(
-            s,
+        return s.but(
             battle=b,
             fighters=fighters,
             active=fighters,
-            bscore=tuple(counts[q] if q in fighters else 0 for q in range(n)),  # SW-8
+            bscore=tuple([counts[q] if q in fighters else 0 for q in range(n)]),  # SW-8
             actor=fighters[0],
             opened=False,
         )
@@ -419,11 +597,13 @@ class SudokuWarriors(BaseGame[SWState, int]):
         sc = list(s.bscore)
         sc[p] += added
         return SWState(
-            hill=s.hill,
-            empties=s.empties,
-            owner=s.owner,
-            spent=spent,
-            current=s.current,
+            s.hill,
+            s.empties,
+            s.owner,
+            spent,
+            s.current,
+            s.ctrl,
+            s.free,
             pending=s.pending,
             battle=s.battle,
             fighters=s.fighters,
@@ -435,10 +615,10 @@ class SudokuWarriors(BaseGame[SWState, int]):
         )
 
     def _withdraw(self, s: SWState, p: int) -> SWState:
-        active = tuple(q for q in s.active if q != p)
+        active = tuple([q for q in s.active if q != p])
         if len(active) == 1:
             return self._advance(self._claim(s, s.battle, active[0]))
-        return replace(s, active=active, opened=True, actor=self._next_actor(s.fighters, active, p))
+        return s.but(active=active, opened=True, actor=self._next_actor(s.fighters, active, p))
 
     def _claim(self, s: SWState, b: int, w: int) -> SWState:
         """SW-12: ``w`` holds ``b``; other warriors on its capital's hilltops, and on its
@@ -448,19 +628,29 @@ class SudokuWarriors(BaseGame[SWState, int]):
         owner[b] = w
         hill = list(s.hill)
         mine = w + 1
+        crossed: list[int] = []
         for h in CAPITAL_HILLS[b]:
             k = hill[h]
             if k != mine and k != EMPTY and k != XD:
-                hill[h] = XD
+                crossed.append(h)
         for h in BORDER_HILLS[b]:
             k = hill[h]
             if k != mine and k != EMPTY and k != XD and all(owner[q] == w for q in HILL_PROVS[h]):
+                crossed.append(h)
+        ctrl = s.ctrl
+        if crossed:
+            for h in crossed:
                 hill[h] = XD
+            changed = list(ctrl)
+            for h in crossed:
+                for c in HILL_CELLS[h]:
+                    changed[c] = control(hill, c)
+            ctrl = tuple(changed)
         n = self._num_players
-        s = replace(
-            s,
+        s = s.but(
             hill=tuple(hill),
             owner=tuple(owner),
+            ctrl=ctrl,
             battle=-1,
             fighters=(),
             active=(),
@@ -469,18 +659,18 @@ class SudokuWarriors(BaseGame[SWState, int]):
             opened=False,
         )
         if owner.count(w) >= self.target:
-            return replace(s, current=-1, pending=(), winners=(w,), end="target")
+            return s.but(current=-1, pending=(), winners=(w,), end="target")
         return s
 
     def _next_turn(self, s: SWState) -> SWState:
-        if EMPTY not in s.hill:
+        if not s.free:
             # Every province has been fought; nobody reached the target (only possible
             # with a raised ``target``): most provinces wins, ties share (README).
             counts = [s.owner.count(q) for q in range(self._num_players)]
             top = max(counts)
             winners = tuple(q for q in range(self._num_players) if counts[q] == top)
-            return replace(s, current=-1, winners=winners, end="full")
-        return replace(s, current=(s.current + 1) % self._num_players)
+            return s.but(current=-1, winners=winners, end="full")
+        return s.but(current=(s.current + 1) % self._num_players)
 
     # -- results ----------------------------------------------------------------------------
 
@@ -567,7 +757,7 @@ class SudokuWarriors(BaseGame[SWState, int]):
 
     def control(self, s: SWState, cell: int) -> int:
         """The seat controlling village ``cell`` now (SW-5), or -1."""
-        return control(s.hill, cell)
+        return s.ctrl[cell]
 
     def phase(self, s: SWState) -> str:
         """``place``, ``choose`` (the placer picks the next battle), ``bid`` or ``over``."""
@@ -603,7 +793,7 @@ class SudokuWarriors(BaseGame[SWState, int]):
             "players": list(self.symbols),
             "grid": list(self.grid),
             "hilltops": ["" if k == EMPTY else "x" if k == XD else SYMBOLS[k - 1] for k in s.hill],
-            "control": [self.control(s, c) for c in range(81)],
+            "control": list(s.ctrl),
             "spent": [bool(s.spent >> c & 1) for c in range(81)],
             "owners": list(s.owner),
             "scores": list(self.provinces(s)),
@@ -646,11 +836,12 @@ class SudokuWarriors(BaseGame[SWState, int]):
                 if not 0 <= int(c) < 81:
                     raise ValueError(f"spent village {c}")
                 spent |= 1 << int(c)
+            whole = len(hill) == 100
             s = SWState(
                 hill=hill,
-                empties=tuple(sum(1 for h in PROV_HILLS[b] if hill[h] == EMPTY) for b in range(9))
-                if len(hill) == 100
-                else (),
+                empties=_empties(hill) if whole else (),
+                ctrl=village_control(hill) if whole else (),
+                free=_free(hill),
                 owner=tuple(int(o) for o in data["owner"]),
                 spent=spent,
                 current=int(data["current"]),
@@ -717,7 +908,7 @@ class SudokuWarriors(BaseGame[SWState, int]):
         owner = [-1] * 9
         for name, seat in (owners or {}).items():
             owner[parse_box(name)] = seat
-        empties = tuple(sum(1 for h in PROV_HILLS[b] if hill[h] == EMPTY) for b in range(9))
+        empties = _empties(hill)
         for b in range(9):
             if empties[b] == 0 and owner[b] < 0:
                 raise StateFormatError(f"b{b + 1} is full, so it must be held by somebody")
@@ -730,6 +921,8 @@ class SudokuWarriors(BaseGame[SWState, int]):
             owner=tuple(owner),
             spent=mask,
             current=to_move,
+            ctrl=village_control(hill),
+            free=_free(hill),
             bscore=(0,) * self._num_players,
         )
 

@@ -13,8 +13,8 @@ import math
 from collections.abc import Sequence
 
 from sudoku_arena.core.search import Budget, SearchHints
-from sudoku_arena.games.sudoku_warriors.agents import _SOFTNESS, _Board
 from sudoku_arena.games.sudoku_warriors.game import SudokuWarriors, SWState
+from sudoku_arena.games.sudoku_warriors.strength import SOFTNESS, Board
 
 #: How sharply the expected share of the target turns into a winning chance.
 SHARPNESS = 6.0
@@ -28,7 +28,7 @@ def expected_provinces(game: SudokuWarriors, s: SWState) -> list[float]:
     """Provinces held plus the estimated chances of winning the open ones, per seat."""
     n = game.num_players
     exp = [float(s.owner.count(q)) for q in range(n)]
-    board = _Board(game, s)
+    board = Board(game, s)
     for b in range(9):
         if not board.open[b]:
             continue
@@ -37,7 +37,7 @@ def expected_provinces(game: SudokuWarriors, s: SWState) -> list[float]:
             weights = [0.0] * n
             for q in s.active:
                 reach = s.bscore[q] + sum(grid[c] for c in game.eligible(s, q))
-                weights[q] = math.exp(reach / _SOFTNESS)
+                weights[q] = math.exp(reach / SOFTNESS)
             total = sum(weights)
             chances = [w / total for w in weights]
         else:

@@ -22,10 +22,11 @@ from __future__ import annotations
 import functools
 import random
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Sequence
 from fractions import Fraction
-from typing import ClassVar
+from typing import ClassVar, final
+
+from mypy_extensions import mypyc_attr
 
 from sudoku_arena.core.base import BaseGame
 from sudoku_arena.core.errors import IllegalActionError, NotationError, StateFormatError
@@ -74,17 +75,33 @@ END_NO_HEX = "no-hex"
 END_REASONS = (END_NO_TILE, END_NO_HEX)
 
 
-@dataclass(frozen=True, slots=True)
+@final
 class HexState:
-    """A SuDokuHex position (full information: the trusted side only).
+    """A SuDokuHex position (full information: the trusted side only; immutable, never
+    assign to its attributes).
 
     ``board`` holds 49 numbers (0 empty); ``start[v - 1]`` the hex of starting tile
     ``v`` (-1 before it is placed); ``hands`` each seat's tile (0 none); ``pile`` the
     count of each number still face down; ``turn`` the seat whose turn it is (or comes
     once the pending draw is done); ``drawer`` the seat drawing now (-1 none); ``end``
     the end reason ("" while the game goes on). ``occupied`` and ``blocked`` are
-    derived from ``board``.
+    derived from ``board``. States compare and hash by value.
     """
+
+    __slots__ = (
+        "blocked",
+        "board",
+        "drawer",
+        "end",
+        "hands",
+        "last",
+        "last_points",
+        "occupied",
+        "pile",
+        "scores",
+        "start",
+        "turn",
+    )
 
     board: tuple[int, ...]
     start: tuple[int, ...]
@@ -99,9 +116,113 @@ class HexState:
     occupied: int
     blocked: tuple[int, ...]
 
+    def __init__(
+        self,
+        board: tuple[int, ...],
+        start: tuple[int, ...],
+        hands: tuple[int, ...],
+        pile: tuple[int, ...],
+        scores: tuple[int, ...],
+        turn: int,
+        drawer: int,
+        last: int,
+        last_points: int,
+        end: str,
+        occupied: int,
+        blocked: tuple[int, ...],
+    ) -> None:
+        self.board = board
+        self.start = start
+        self.hands = hands
+        self.pile = pile
+        self.scores = scores
+        self.turn = turn
+        self.drawer = drawer
+        self.last = last
+        self.last_points = last_points
+        self.end = end
+        self.occupied = occupied
+        self.blocked = blocked
+
     @property
     def setup_done(self) -> bool:
         return self.start[-1] >= 0
+
+    def _key(self) -> tuple[object, ...]:
+        return (
+            self.board,
+            self.start,
+            self.hands,
+            self.pile,
+            self.scores,
+            self.turn,
+            self.drawer,
+            self.last,
+            self.last_points,
+            self.end,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, HexState) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return (
+            f"HexState(board={self.board!r}, start={self.start!r}, hands={self.hands!r}, "
+            f"pile={self.pile!r}, scores={self.scores!r}, turn={self.turn!r}, "
+            f"drawer={self.drawer!r}, last={self.last!r}, last_points={self.last_points!r}, "
+            f"end={self.end!r})"
+        )
+
+    def __reduce__(self) -> tuple[type[HexState], tuple[object, ...]]:
+        return HexState, (
+            self.board,
+            self.start,
+            self.hands,
+            self.pile,
+            self.scores,
+            self.turn,
+            self.drawer,
+            self.last,
+            self.last_points,
+            self.end,
+            self.occupied,
+            self.blocked,
+        )
+
+    def but(
+        self,
+        *,
+        board: tuple[int, ...] | None = None,
+        start: tuple[int, ...] | None = None,
+        hands: tuple[int, ...] | None = None,
+        pile: tuple[int, ...] | None = None,
+        scores: tuple[int, ...] | None = None,
+        turn: int | None = None,
+        drawer: int | None = None,
+        last: int | None = None,
+        last_points: int | None = None,
+        end: str | None = None,
+        occupied: int | None = None,
+        blocked: tuple[int, ...] | None = None,
+    ) -> HexState:
+        """A copy with the given fields changed."""
+        return HexState(
+            self.board if board is None else board,
+            self.start if start is None else start,
+            self.hands if hands is None else hands,
+            self.pile if pile is None else pile,
+            self.scores if scores is None else scores,
+            self.turn if turn is None else turn,
+            self.drawer if drawer is None else drawer,
+            self.last if last is None else last,
+            self.last_points if last_points is None else last_points,
+            self.end if end is None else end,
+            self.occupied if occupied is None else occupied,
+            self.blocked if blocked is None else blocked,
+        )
 
 
 def start_action(number: int, hex_index: int) -> int:
@@ -114,34 +235,95 @@ def draw_action(number: int) -> int:
     return DRAW_BASE + number - 1
 
 
+def _put(blocked: Sequence[int], h: int, v: int) -> tuple[int, ...]:
+    """The ``blocked`` masks once a ``v`` lies on the empty hex ``h`` (SH-4): ``h`` is
+    occupied for every number, and its honeycomb and lines are closed to ``v``."""
+    bit = 1 << h
+    out = [b | bit for b in blocked]
+    out[v - 1] |= PEERS_MASK[h]
+    return tuple(out)
+
+
 def _blocked_masks(board: Sequence[int]) -> tuple[int, tuple[int, ...]]:
     occupied = 0
+    blocked: tuple[int, ...] = (0,) * NUMBERS
     for h, v in enumerate(board):
         if v:
             occupied |= 1 << h
-    blocked = [occupied] * NUMBERS
-    for h, v in enumerate(board):
-        if v:
-            blocked[v - 1] |= PEERS_MASK[h]
-    return occupied, tuple(blocked)
+            blocked = _put(blocked, h, v)
+    return occupied, blocked
 
 
-@functools.lru_cache(maxsize=256)
+@mypyc_attr(native_class=False)
+class _Probability(Fraction):
+    """An exact chance outcome probability that also keeps its value as a float.
+
+    It is a :class:`~fractions.Fraction` in every respect (equality, hashing,
+    arithmetic, ``str``); only ``float()``, which samplers call at every chance node,
+    is a stored value instead of a division through two properties. Immutable:
+    copies are itself. Made by :func:`_probability` only."""
+
+    __slots__ = ("_float",)
+    _float: float
+
+    def __float__(self) -> float:
+        return self._float
+
+    def __repr__(self) -> str:
+        return f"Fraction({self.numerator}, {self.denominator})"
+
+    def __copy__(self) -> _Probability:
+        return self
+
+    def __deepcopy__(self, memo: object) -> _Probability:
+        return self
+
+    def __reduce__(self) -> tuple[Callable[[int, int], Fraction], tuple[int, int]]:
+        return _probability, (self.numerator, self.denominator)
+
+
+def _probability(numerator: int, denominator: int) -> Fraction:
+    """``Fraction(numerator, denominator)`` that converts to float without arithmetic."""
+    p = _Probability(numerator, denominator)
+    p._float = numerator / denominator
+    return p
+
+
+#: ``_PROBABILITY[total][count]`` is ``Fraction(count, total)``: a draw's chances are
+#: shared values, not fractions made again at every chance node.
+_PROBABILITY: tuple[tuple[Fraction, ...], ...] = tuple(
+    tuple(_probability(c, max(total, 1)) for c in range(COPIES + 1))
+    for total in range(NUMBERS * COPIES + 1)
+)
+
+
+#: Starting-tile chance outcomes by the mask of honeycombs that already hold one
+#: (filled on first use; at most 128 entries, the tuples immutable and shared).
+_START_OUTCOMES: dict[int, tuple[tuple[int, Fraction], ...]] = {}
+
+
 def _start_outcomes(start: tuple[int, ...]) -> tuple[tuple[int, Fraction], ...]:
     """SH-2: the next starting tile goes on any hex of a honeycomb without one, all
-    equally likely (cached per setup so far; the tuples are immutable and shared)."""
-    v = start.index(-1) + 1
-    used = {HONEYCOMB_OF[h] for h in start if h >= 0}
-    hexes = [h for hc in range(7) if hc not in used for h in HONEYCOMB_HEXES[hc]]
-    p = Fraction(1, len(hexes))
-    return tuple((start_action(v, h), p) for h in hexes)
+    equally likely."""
+    used = 0
+    for h in start:
+        if h >= 0:
+            used |= 1 << HONEYCOMB_OF[h]
+    found = _START_OUTCOMES.get(used)
+    if found is None:
+        v = start.index(-1) + 1
+        hexes = [h for hc in range(7) if not used >> hc & 1 for h in HONEYCOMB_HEXES[hc]]
+        p = _probability(1, len(hexes))
+        found = tuple([(start_action(v, h), p) for h in hexes])
+        _START_OUTCOMES[used] = found
+    return found
 
 
 @functools.lru_cache(maxsize=8192)
 def _draw_outcomes(pile: tuple[int, ...]) -> tuple[tuple[int, Fraction], ...]:
     """A draw from the face-down pile: each number with probability count / size."""
-    total = sum(pile)
-    return tuple((draw_action(v), Fraction(c, total)) for v, c in enumerate(pile, start=1) if c)
+    chances = _PROBABILITY[sum(pile)]
+    return tuple([(DRAW_BASE + v, chances[c]) for v, c in enumerate(pile) if c])
 
 
 _START_RE = re.compile(r"^\s*start\s*([1-7])\s*(?:on\s+|@\s*)?([A-Ga-g]\s*[0-6])\s*$", re.I)
@@ -172,6 +354,7 @@ class SuDokuHex(BaseGame[HexState, int]):
     def __init__(self, params: dict[str, ParamValue]) -> None:
         super().__init__(params)
         self.seat_names: tuple[str, ...] = SEAT_NAMES[: self.num_players]
+        self._to_move = tuple(ToMove.decision(p) for p in range(self.num_players))
 
     # -- protocol -------------------------------------------------------------------------
 
@@ -195,9 +378,9 @@ class SuDokuHex(BaseGame[HexState, int]):
     def to_move(self, s: HexState) -> ToMove:
         if s.end:
             return TO_MOVE_TERMINAL
-        if s.drawer >= 0 or not s.setup_done:
+        if s.drawer >= 0 or s.start[-1] < 0:
             return TO_MOVE_CHANCE
-        return ToMove.decision(s.turn)
+        return self._to_move[s.turn]
 
     def legal_mask(self, s: HexState, number: int) -> int:
         """The hexes where ``number`` may go now (SH-4), as a bit mask."""
@@ -316,9 +499,11 @@ class SuDokuHex(BaseGame[HexState, int]):
         board[h] = v
         start = list(s.start)
         start[v - 1] = h
-        occupied, blocked = _blocked_masks(board)
-        return replace(
-            s, board=tuple(board), start=tuple(start), occupied=occupied, blocked=blocked
+        return s.but(
+            board=tuple(board),
+            start=tuple(start),
+            occupied=s.occupied | 1 << h,
+            blocked=_put(s.blocked, h, v),
         )
 
     def _draw(self, s: HexState, v: int) -> HexState:
@@ -330,18 +515,18 @@ class SuDokuHex(BaseGame[HexState, int]):
         # The opening deal goes round the table; a later draw ends the placer's turn.
         nxt = d + 1 if s.last < 0 and d + 1 < self.num_players else -1
         s2 = HexState(
-            board=s.board,
-            start=s.start,
-            hands=tuple(hands),
-            pile=tuple(pile),
-            scores=s.scores,
-            turn=s.turn,
-            drawer=nxt,
-            last=s.last,
-            last_points=s.last_points,
-            end="",
-            occupied=s.occupied,
-            blocked=s.blocked,
+            s.board,
+            s.start,
+            tuple(hands),
+            tuple(pile),
+            s.scores,
+            s.turn,
+            nxt,
+            s.last,
+            s.last_points,
+            "",
+            s.occupied,
+            s.blocked,
         )
         return s2 if nxt >= 0 else self._begin_turn(s2)
 
@@ -352,26 +537,24 @@ class SuDokuHex(BaseGame[HexState, int]):
         points = placement_points(s.occupied, h)  # SH-4
         board = list(s.board)
         board[h] = v
-        blocked = [b | bit for b in s.blocked]
-        blocked[v - 1] |= PEERS_MASK[h]
         hands = list(s.hands)
         hands[p] = 0
         scores = list(s.scores)
         scores[p] += points
         more = any(s.pile)
         s2 = HexState(
-            board=tuple(board),
-            start=s.start,
-            hands=tuple(hands),
-            pile=s.pile,
-            scores=tuple(scores),
-            turn=(p + 1) % self.num_players,
-            drawer=p if more else -1,
-            last=h,
-            last_points=points,
-            end="",
-            occupied=s.occupied | bit,
-            blocked=tuple(blocked),
+            tuple(board),
+            s.start,
+            tuple(hands),
+            s.pile,
+            tuple(scores),
+            (p + 1) % self._num_players,
+            p if more else -1,
+            h,
+            points,
+            "",
+            s.occupied | bit,
+            _put(s.blocked, h, v),
         )
         return s2 if more else self._begin_turn(s2)
 
@@ -379,9 +562,9 @@ class SuDokuHex(BaseGame[HexState, int]):
         """SH-5: the game ends when the player to move has no tile or no legal hex."""
         v = s.hands[s.turn]
         if not v:
-            return replace(s, end=END_NO_TILE)
+            return s.but(end=END_NO_TILE)
         if not ~s.blocked[v - 1] & ALL_HEXES_MASK:
-            return replace(s, end=END_NO_HEX)
+            return s.but(end=END_NO_HEX)
         return s
 
     # -- results --------------------------------------------------------------------------
@@ -517,7 +700,7 @@ class SuDokuHex(BaseGame[HexState, int]):
         pile = [0] * NUMBERS
         for v in tiles[k:]:
             pile[v - 1] += 1
-        return replace(s, hands=tuple(hands), pile=tuple(pile))
+        return s.but(hands=tuple(hands), pile=tuple(pile))
 
     # -- views and persistence ----------------------------------------------------------------
 
