@@ -13,8 +13,7 @@ import math
 
 from sudoku_arena.core.search import Budget, SearchHints
 from sudoku_arena.games.tic_tac_sudoku.game import TicTacSudoku, TTSState
-from sudoku_arena.games.tic_tac_sudoku.rules import LINES3
-from sudoku_arena.grids.sudoku import BOX_CELLS
+from sudoku_arena.games.tic_tac_sudoku.rules import BOX_SHIFT, LINES3, PATTERN_COUNT, box_pattern
 
 #: Weight of the advantage (in points) inside the logistic that turns it into a value.
 SCALE = 0.35
@@ -24,10 +23,8 @@ def _step(game: TicTacSudoku, s: TTSState, a: int, p: int) -> TTSState:
     return game._place(s, a, p)
 
 
-def _side(game: TicTacSudoku, s: TTSState, p: int) -> float:
-    """How close seat ``p`` is to winning, in points."""
-    mark = p + 1
-    score = s.scores[p]
+def _side(game: TicTacSudoku, s: TTSState, p: int, lo: int, hi: int, score: int) -> float:
+    """How close seat ``p`` (his symbols ``lo``/``hi``, his score) is to winning, in points."""
     m = s.map
     maps = 0.0
     for u, v, w in LINES3:
@@ -36,13 +33,9 @@ def _side(game: TicTacSudoku, s: TTSState, p: int) -> float:
         if mine and (a < 0 or a == p) and (b < 0 or b == p) and (c < 0 or c == p):
             maps += 1.0 if mine == 1 else 4.0
     boxes = 0.0
-    cells = s.cells
-    for b in range(9):
-        if m[b] < 0:
-            k = 0
-            for i in BOX_CELLS[b]:
-                if cells[i] == mark:
-                    k += 1
+    for box in range(9):
+        if m[box] < 0:
+            k = PATTERN_COUNT[box_pattern(lo if box < 6 else hi, BOX_SHIFT[box])]
             if k >= 3:
                 boxes += (k - 2) * 0.75
     value = score + maps + boxes
@@ -53,8 +46,9 @@ def _side(game: TicTacSudoku, s: TTSState, p: int) -> float:
 
 def evaluate(game: TicTacSudoku, s: TTSState) -> tuple[float, float]:
     """An estimate of each seat's chance to win ``s`` (non-terminal), in [0, 1]."""
-    d = _side(game, s, 0) - _side(game, s, 1)
-    st0, st1 = s.stuck
+    d = _side(game, s, 0, s.m0_lo, s.m0_hi, s.score0)
+    d -= _side(game, s, 1, s.m1_lo, s.m1_hi, s.score1)
+    st0, st1 = s.stuck0, s.stuck1
     if st0 != st1:
         d += -6.0 if st0 else 6.0
     d += 0.5 if s.current == 0 else -0.5
