@@ -6,9 +6,8 @@ import random
 
 from sudoku_arena.games.tic_tac_sudoku.rules import (
     BOX_SHIFT,
-    COMMON_HI,
     COMMON_LINES,
-    COMMON_LO,
+    COMMON_WORDS,
     LOCAL,
     PATTERN_COUNT,
     SMALL_LINES,
@@ -65,6 +64,6 @@ def test_small_lines_filled_counts_the_lines_through_a_cell() -> None:
 
 def test_common_line_words_are_the_common_lines() -> None:
     for i in range(81):
-        masks = [join(lo, hi) for lo, hi in zip(COMMON_LO[i], COMMON_HI[i], strict=True)]
+        masks = [join(lo, hi) for lo, hi in COMMON_WORDS[i]]
         assert masks == [sum(1 << c for c in line) for line in COMMON_LINES[i]]
         assert all(i in line for line in COMMON_LINES[i])

@@ -27,8 +27,7 @@ from sudoku_arena.core.types import (
 from sudoku_arena.games.tic_tac_sudoku.rules import (
     BOX_SHIFT,
     CENTRE_BOX,
-    COMMON_HI,
-    COMMON_LO,
+    COMMON_WORDS,
     LOCAL,
     MAP_LINES,
     PATTERN_COUNT,
@@ -378,11 +377,7 @@ class TicTacSudoku(BaseGame[TTSState, int]):
         # TTS-6: the new symbol's lines in its box (+1 each) and across boxes (+2 each).
         pattern = box_pattern(lo if b < 6 else hi, BOX_SHIFT[b])
         gained = SMALL_LINES_FILLED[LOCAL[a] << 9 | pattern]
-        common_lo = COMMON_LO[a]
-        common_hi = COMMON_HI[a]
-        for k in range(len(common_lo)):
-            line_lo = common_lo[k]
-            line_hi = common_hi[k]
+        for line_lo, line_hi in COMMON_WORDS[a]:
             if lo & line_lo == line_lo and hi & line_hi == line_hi:
                 gained += 2
         if p == 0:

@@ -12,13 +12,13 @@ from typing import Final
 from sudoku_arena.grids.sudoku import BOX_CELLS, box_of
 
 #: The eight lines of a 3x3 board, as positions 0..8.
-LINES3: tuple[tuple[int, int, int], ...] = (
+LINES3: Final[tuple[tuple[int, int, int], ...]] = (
     (0, 1, 2), (3, 4, 5), (6, 7, 8),
     (0, 3, 6), (1, 4, 7), (2, 5, 8),
     (0, 4, 8), (2, 4, 6),
 )  # fmt: skip
 
-CENTRE_BOX = 4
+CENTRE_BOX: Final = 4
 
 
 def _local(i: int) -> int:
@@ -49,7 +49,7 @@ COMMON_LINES: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(
     _common_lines(i) for i in range(81)
 )
 #: For each box, the map lines through it.
-MAP_LINES: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(
+MAP_LINES: Final[tuple[tuple[tuple[int, int, int], ...], ...]] = tuple(
     tuple(line for line in LINES3 if b in line) for b in range(9)
 )
 
@@ -116,12 +116,9 @@ SMALL_LINES_FILLED: Final[tuple[int, ...]] = tuple(
     for pos in range(9)
     for pat in range(512)
 )
-#: For each cell, the common-space lines through it as low and high word masks.
-COMMON_LO: Final[tuple[tuple[int, ...], ...]] = tuple(
-    tuple(_words(line)[0] for line in COMMON_LINES[i]) for i in range(81)
-)
-COMMON_HI: Final[tuple[tuple[int, ...], ...]] = tuple(
-    tuple(_words(line)[1] for line in COMMON_LINES[i]) for i in range(81)
+#: For each cell, the common-space lines through it as (low, high) word masks.
+COMMON_WORDS: Final[tuple[tuple[tuple[int, int], ...], ...]] = tuple(
+    tuple(_words(line) for line in COMMON_LINES[i]) for i in range(81)
 )
 #: Index ``row << 9 | bits``: the cells of row ``row`` (0..8) whose columns are set in
 #: the 9 bits, in order (so a mask's cells are listed a row at a time, without a scan).
