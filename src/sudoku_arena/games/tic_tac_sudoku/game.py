@@ -42,7 +42,8 @@ from sudoku_arena.games.tic_tac_sudoku.rules import (
 from sudoku_arena.grids.sudoku import CELL_NAMES, box_of, cell_name, grid_param, parse_cell
 
 EMPTY, X = 0, 3
-_TO_MOVE: Final = (ToMove.decision(0), ToMove.decision(1))
+_TO_MOVE: Final[tuple[ToMove, ...]] = (ToMove.decision(0), ToMove.decision(1))
+_OVER: Final = TO_MOVE_TERMINAL
 _BOX_OF: Final[tuple[int, ...]] = tuple(box_of(i) for i in range(81))
 _NO_MAP: Final[tuple[int, ...]] = (-1,) * 9
 SYMBOLS = ("circle", "square")
@@ -307,7 +308,7 @@ class TicTacSudoku(BaseGame[TTSState, int]):
         return TTSState(0, 0, 0, 0, 0, 0, -1, -1, 0, 0, _NO_MAP, False, False, False, 0, -1, -1, "")
 
     def to_move(self, s: TTSState) -> ToMove:
-        return TO_MOVE_TERMINAL if s.current < 0 else _TO_MOVE[s.current]
+        return _OVER if s.current < 0 else _TO_MOVE[s.current]
 
     def legal_actions(self, s: TTSState, player: int) -> Sequence[int]:
         if player != s.current:
