@@ -23,7 +23,7 @@ def position(
     s = game.initial_state()._replace(
         marks=(masks[0], masks[1]), xs=masks[2], open=(opens[0], opens[1])
     )
-    return s._replace(**changes)
+    return s._replace(**changes)  # type: ignore[arg-type]
 
 
 def play(game: TicTacSudoku, moves: list[str], s: TTSState | None = None) -> TTSState:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import pickle
 import random
 import sys
 import xml.etree.ElementTree as ET
@@ -56,7 +57,24 @@ def test_illegal_move_leaves_state_unchanged(game: TicTacSudoku) -> None:
         game.apply(s, game.parse_action("r1c1"))
     with pytest.raises(IllegalActionError, match="not a cell"):
         game.apply(s, 99)
+    # Not an int at all: refused by the rules, compiled or not (never a TypeError).
+    for bad in ("r2c2", 1.0, None, True):
+        with pytest.raises(IllegalActionError, match="not a cell"):
+            game.apply(s, bad)  # type: ignore[arg-type]
     assert game.dump_state(s) == before
+
+
+def test_states_compare_hash_pickle_and_replace_by_value(game: TicTacSudoku) -> None:
+    s = play(game, ["r1c1", "r9c9", "r1c3", "r1c8", "r5c5"])
+    again = play(game, ["r1c1", "r9c9", "r1c3", "r1c8", "r5c5"])
+    assert s == again and hash(s) == hash(again) and s is not again
+    assert pickle.loads(pickle.dumps(s)) == s
+    assert s != play(game, ["r1c1", "r9c9", "r1c3", "r1c8"])
+    # The named-tuple fields read and replace as 81-bit masks and pairs.
+    assert s.xs == 1 << 2 and s.marks[0] == 1 | 1 << 40 and s.open == (40, 7)
+    changed = s._replace(scores=(3, 4), xs=0)
+    assert changed.scores == (3, 4) and changed.xs == 0 and changed.marks == s.marks
+    assert changed != s and s.scores == (0, 0)
 
 
 def test_game_over_refuses_moves(game: TicTacSudoku) -> None:

@@ -7,16 +7,18 @@ row, column or diagonal of the 3x3 arrangement of boxes (TTS-6).
 
 from __future__ import annotations
 
+from typing import Final
+
 from sudoku_arena.grids.sudoku import BOX_CELLS, box_of
 
 #: The eight lines of a 3x3 board, as positions 0..8.
-LINES3: tuple[tuple[int, int, int], ...] = (
+LINES3: Final[tuple[tuple[int, int, int], ...]] = (
     (0, 1, 2), (3, 4, 5), (6, 7, 8),
     (0, 3, 6), (1, 4, 7), (2, 5, 8),
     (0, 4, 8), (2, 4, 6),
 )  # fmt: skip
 
-CENTRE_BOX = 4
+CENTRE_BOX: Final = 4
 
 
 def _local(i: int) -> int:
@@ -47,7 +49,7 @@ COMMON_LINES: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(
     _common_lines(i) for i in range(81)
 )
 #: For each box, the map lines through it.
-MAP_LINES: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(
+MAP_LINES: Final[tuple[tuple[tuple[int, int, int], ...], ...]] = tuple(
     tuple(line for line in LINES3 if b in line) for b in range(9)
 )
 
@@ -57,6 +59,30 @@ def near(value: int) -> tuple[int, int, int]:
     return ((value - 2) % 9 + 1, value, value % 9 + 1)
 
 
+# -- the same geometry over bit masks ---------------------------------------------------
+#
+# A set of cells is kept as two words, so that every mask stays a small machine integer
+# (compiled code works on those directly; an 81-bit int would be a boxed big integer):
+# the low word holds rows 1-6 (cells 0..53, bit i is cell i), the high word rows 7-9
+# (cells 54..80, bit i - 54 is cell i). Each box lies inside one word, and inside it
+# its rows are 9 bits apart.
+
+#: The first cell of the high word.
+SPLIT: Final = 54
+#: A row's 9 bits.
+ROW_BITS: Final = 0x1FF
+
+
+def split(mask: int) -> tuple[int, int]:
+    """An 81-bit cell mask as its (low, high) words."""
+    return mask & ((1 << SPLIT) - 1), mask >> SPLIT
+
+
+def join(lo: int, hi: int) -> int:
+    """The 81-bit cell mask of the words ``lo`` and ``hi``."""
+    return lo | hi << SPLIT
+
+
 def _mask(cells: tuple[int, ...]) -> int:
     m = 0
     for i in cells:
@@ -64,11 +90,58 @@ def _mask(cells: tuple[int, ...]) -> int:
     return m
 
 
-#: The same lines as bit masks over the 81 cells (bit i is cell i).
-SMALL_MASKS: tuple[tuple[int, ...], ...] = tuple(
-    tuple(_mask(line) for line in SMALL_LINES[i]) for i in range(81)
+def _words(cells: tuple[int, ...]) -> tuple[int, int]:
+    return split(_mask(cells))
+
+
+#: For each cell, its position 0..8 inside its box.
+LOCAL: Final[tuple[int, ...]] = tuple(_local(i) for i in range(81))
+#: For each box, the shift of its first cell inside its word (see ``box_pattern``).
+BOX_SHIFT: Final[tuple[int, ...]] = tuple(BOX_CELLS[b][0] % SPLIT for b in range(9))
+
+
+def box_pattern(word: int, shift: int) -> int:
+    """The 9-bit pattern (bit k: local position k) of the box whose first cell sits at
+    ``shift`` in ``word``: its three rows of three, 9 bits apart."""
+    x = word >> shift
+    return (x & 7) | (x >> 6 & 0o70) | (x >> 12 & 0o700)
+
+
+#: For each 9-bit box pattern, how many cells it holds.
+PATTERN_COUNT: Final[tuple[int, ...]] = tuple(bin(pat).count("1") for pat in range(512))
+#: Index ``pos << 9 | pattern``: how many of the box's lines through local position
+#: ``pos`` the pattern fills (TTS-6's small-board lines, derived from LINES3).
+SMALL_LINES_FILLED: Final[tuple[int, ...]] = tuple(
+    sum(1 for line in LINES3 if pos in line and all(pat >> k & 1 for k in line))
+    for pos in range(9)
+    for pat in range(512)
 )
-COMMON_MASKS: tuple[tuple[int, ...], ...] = tuple(
-    tuple(_mask(line) for line in COMMON_LINES[i]) for i in range(81)
+#: For each cell, the common-space lines through it as (low, high) word masks.
+COMMON_WORDS: Final[tuple[tuple[tuple[int, int], ...], ...]] = tuple(
+    tuple(_words(line) for line in COMMON_LINES[i]) for i in range(81)
 )
-BOX_MASKS: tuple[int, ...] = tuple(_mask(BOX_CELLS[b]) for b in range(9))
+#: Index ``row << 9 | bits``: the cells of row ``row`` (0..8) whose columns are set in
+#: the 9 bits, in order (so a mask's cells are listed a row at a time, without a scan).
+ROW_CELLS_OF: Final[tuple[tuple[int, ...], ...]] = tuple(
+    tuple(9 * row + c for c in range(9) if bits >> c & 1) for row in range(9) for bits in range(512)
+)
+
+
+def cells_of(lo: int, hi: int) -> list[int]:
+    """The cells of the mask ``(lo, hi)`` in increasing order."""
+    out: list[int] = []
+    index = 0  # row << 9
+    while lo:
+        bits = lo & ROW_BITS
+        if bits:
+            out.extend(ROW_CELLS_OF[index | bits])
+        lo >>= 9
+        index += 512
+    index = 6 << 9
+    while hi:
+        bits = hi & ROW_BITS
+        if bits:
+            out.extend(ROW_CELLS_OF[index | bits])
+        hi >>= 9
+        index += 512
+    return out

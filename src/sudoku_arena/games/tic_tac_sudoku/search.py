@@ -10,53 +10,72 @@ symbols that mark the map, and being stuck (TTS-8: a stuck player never moves ag
 from __future__ import annotations
 
 import math
+from typing import Final
 
 from sudoku_arena.core.search import Budget, SearchHints
 from sudoku_arena.games.tic_tac_sudoku.game import TicTacSudoku, TTSState
-from sudoku_arena.games.tic_tac_sudoku.rules import LINES3
-from sudoku_arena.grids.sudoku import BOX_CELLS
+from sudoku_arena.games.tic_tac_sudoku.rules import BOX_SHIFT, LINES3, PATTERN_COUNT, box_pattern
 
 #: Weight of the advantage (in points) inside the logistic that turns it into a value.
-SCALE = 0.35
+SCALE: Final = 0.35
 
 
 def _step(game: TicTacSudoku, s: TTSState, a: int, p: int) -> TTSState:
     return game._place(s, a, p)
 
 
-def _side(game: TicTacSudoku, s: TTSState, p: int) -> float:
-    """How close seat ``p`` is to winning, in points."""
-    mark = p + 1
-    score = s.scores[p]
-    m = s.map
-    maps = 0.0
+def _map_lead(m: tuple[int, ...]) -> float:
+    """Circle's lead on the Map, in points: each open Map line (no mark of the other
+    seat) with one mark of a seat is worth 1 to him, with two or more 4."""
+    lead = 0.0
     for u, v, w in LINES3:
         a, b, c = m[u], m[v], m[w]
-        mine = (a == p) + (b == p) + (c == p)
-        if mine and (a < 0 or a == p) and (b < 0 or b == p) and (c < 0 or c == p):
-            maps += 1.0 if mine == 1 else 4.0
-    boxes = 0.0
-    cells = s.cells
-    for b in range(9):
-        if m[b] < 0:
-            k = 0
-            for i in BOX_CELLS[b]:
-                if cells[i] == mark:
-                    k += 1
-            if k >= 3:
-                boxes += (k - 2) * 0.75
-    value = score + maps + boxes
-    if score >= game.target - 1:
-        value += 2.0
-    return value
+        mine0 = (a == 0) + (b == 0) + (c == 0)
+        mine1 = (a == 1) + (b == 1) + (c == 1)
+        if mine0 and not mine1:
+            lead += 1.0 if mine0 == 1 else 4.0
+        elif mine1 and not mine0:
+            lead -= 1.0 if mine1 == 1 else 4.0
+    return lead
+
+
+def _box_lead(s: TTSState) -> float:
+    """Circle's lead in boxes still off the Map, in points: 0.75 for each symbol past
+    the second in a box (five of them mark the Map)."""
+    m = s.map
+    lead = 0.0
+    for box in range(9):
+        if m[box] < 0:
+            shift = BOX_SHIFT[box]
+            if box < 6:
+                k0 = PATTERN_COUNT[box_pattern(s.m0_lo, shift)]
+                k1 = PATTERN_COUNT[box_pattern(s.m1_lo, shift)]
+            else:
+                k0 = PATTERN_COUNT[box_pattern(s.m0_hi, shift)]
+                k1 = PATTERN_COUNT[box_pattern(s.m1_hi, shift)]
+            if k0 >= 3:
+                lead += (k0 - 2) * 0.75
+            if k1 >= 3:
+                lead -= (k1 - 2) * 0.75
+    return lead
 
 
 def evaluate(game: TicTacSudoku, s: TTSState) -> tuple[float, float]:
-    """An estimate of each seat's chance to win ``s`` (non-terminal), in [0, 1]."""
-    d = _side(game, s, 0) - _side(game, s, 1)
-    st0, st1 = s.stuck
-    if st0 != st1:
-        d += -6.0 if st0 else 6.0
+    """An estimate of each seat's chance to win ``s`` (non-terminal), in [0, 1].
+
+    Circle's lead in points (scores, a bonus of 2 one point from the target, the Map,
+    the boxes), 6 for the other seat being stuck and 0.5 for the move, through a
+    logistic. (Every term is a multiple of 1/4: the sums are exact in any order.)
+    """
+    near_target = game.target - 1
+    d = float(s.score0 - s.score1)
+    if s.score0 >= near_target:
+        d += 2.0
+    if s.score1 >= near_target:
+        d -= 2.0
+    d += _map_lead(s.map) + _box_lead(s)
+    if s.stuck0 != s.stuck1:
+        d += -6.0 if s.stuck0 else 6.0
     d += 0.5 if s.current == 0 else -0.5
     v = 1.0 / (1.0 + math.exp(-SCALE * d))
     return (v, 1.0 - v)
