@@ -109,11 +109,11 @@ class CitadelState:
     ``board`` holds one code per cell (bytes, see the module docstring). ``credits``,
     ``spent``, ``sieges``, ``sieged``, ``locked`` and ``besiegers`` belong to the current
     turn; ``turn`` counts the turns finished in the play phase. Equality and hashing go
-    by these fields; the state also remembers, for the game that asked last, its legal
+    by these fields; the state also remembers, with the game that derived them, its legal
     actions and CI-8 blocks (derived data, never part of the position).
     """
 
-    __slots__ = (*_FIELDS, "_blocks", "_game", "_legal")
+    __slots__ = (*_FIELDS, "_blocks", "_legal")
 
     def __init__(
         self,
@@ -146,10 +146,10 @@ class CitadelState:
         self.turn = turn
         self.winner = winner
         self.end = end
-        # Derived data, filled by the game that asked (see Citadel._cache).
-        self._game: Citadel | None = None
-        self._legal: tuple[int, ...] | None = None
-        self._blocks: tuple[frozenset[int], frozenset[int]] | None = None
+        # Derived data, each with the game that derived it (its options decide).
+        # A pair is written whole, so threads sharing a state never mix two games'.
+        self._legal: tuple[Citadel, tuple[int, ...]] | None = None
+        self._blocks: tuple[Citadel, tuple[frozenset[int], frozenset[int]]] | None = None
 
     def fields(self) -> tuple[Hashable, ...]:
         """The position's fields, in constructor order."""
@@ -408,8 +408,9 @@ class Citadel(BaseGame[CitadelState, int]):
         """CI-8 for ``p``, the player to act: his citadels where he may not recruit, and
         the enemy warriors next to which he may not build walls. Both hold for citadels
         besieged now or at the start of his turn (the siege lasts the turn)."""
-        if p == s.current and s._game is self and s._blocks is not None:
-            return s._blocks
+        known = s._blocks
+        if known is not None and known[0] is self and p == s.current:
+            return known[1]
         live = self.besieged(s, p)
         if live or s.locked or s.besiegers:
             en = 2 - p
@@ -420,16 +421,8 @@ class Citadel(BaseGame[CitadelState, int]):
         else:
             blocks = _NO_BLOCKS
         if p == s.current:
-            self._cache(s)._blocks = blocks
+            s._blocks = (self, blocks)
         return blocks
-
-    def _cache(self, s: CitadelState) -> CitadelState:
-        """``s``, its derived data reset if another game (other options) filled it."""
-        if s._game is not self:
-            s._game = self
-            s._legal = None
-            s._blocks = None
-        return s
 
     def _cap_ok(self, s: CitadelState, p: int) -> bool:
         if self.cap_mode == "per_player":
@@ -460,8 +453,9 @@ class Citadel(BaseGame[CitadelState, int]):
 
     def _legal(self, s: CitadelState) -> tuple[int, ...]:
         """The legal actions of the player to act in ``s`` (computed once per state)."""
-        if s._game is self and s._legal is not None:
-            return s._legal
+        known = s._legal
+        if known is not None and known[0] is self:
+            return known[1]
         if s.phase == PLAY:
             legal = self._play_actions(s, s.current)
         elif s.phase == SETUP:
@@ -472,7 +466,7 @@ class Citadel(BaseGame[CitadelState, int]):
                 for c, o in zip(s.citadels, s.owners, strict=True)
                 if o < 0
             )
-        self._cache(s)._legal = legal
+        s._legal = (self, legal)
         return legal
 
     def _citadel_spots(self, s: CitadelState, only: int = -1) -> list[int]:
@@ -729,21 +723,21 @@ class Citadel(BaseGame[CitadelState, int]):
         r, c = r + dr, c + dc
         return r * self.size + c if 0 <= r < self.size and 0 <= c < self.size else -1
 
-    def apply(self, s: CitadelState, a: object, player: int | None = None) -> CitadelState:
+    def apply(self, s: CitadelState, a: int, player: int | None = None) -> CitadelState:
+        known = s._legal
         if (
             type(a) is int
-            and s._game is self
-            and s._legal is not None
+            and known is not None
+            and known[0] is self
             and (player is None or player == s.current)
-            and a in s._legal
+            and a in known[1]
         ):
-            return self._do(s, a, s.current)  # one of the legal actions computed for s
+            return self._do(s, a, s.current)  # one of the legal actions derived for s
         text = self._fmt(a)
         p = self.acting_player(self.to_move(s), player, text)
         reason = self.why_illegal(s, a, p)
         if reason is not None:
             raise IllegalActionError(text, reason)
-        assert isinstance(a, int)
         return self._do(s, a, p)
 
     def _do(self, s: CitadelState, a: int, p: int) -> CitadelState:
@@ -899,7 +893,7 @@ class Citadel(BaseGame[CitadelState, int]):
             s.end,
         )
         # The turn starts here: what is besieged now is all that CI-8 blocks.
-        self._cache(out)._blocks = (locked, besiegers)
+        out._blocks = (self, (locked, besiegers))
         return out
 
     def outcome(self, s: CitadelState) -> Outcome | None:

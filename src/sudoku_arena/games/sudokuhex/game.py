@@ -330,6 +330,21 @@ _START_RE = re.compile(r"^\s*start\s*([1-7])\s*(?:on\s+|@\s*)?([A-Ga-g]\s*[0-6])
 _DRAW_RE = re.compile(r"^\s*draw\s*([1-7])\s*$", re.I)
 
 
+def shuffle(x: list[int], rng: random.Random) -> None:
+    """Shuffle ``x`` in place exactly as ``rng.shuffle(x)`` does (same order, same
+    draws from ``rng``: ``random.Random.shuffle`` over its ``getrandbits`` rejection
+    sampling), without a Python call per element. Searches determinize once per
+    simulation, so their reproducible choices depend on this being the same shuffle."""
+    getrandbits = rng.getrandbits
+    for i in range(len(x) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        x[i], x[j] = x[j], x[i]
+
+
 class SuDokuHex(BaseGame[HexState, int]):
     """One to four players place number tiles on seven honeycombs of hexes."""
 
@@ -690,7 +705,7 @@ class SuDokuHex(BaseGame[HexState, int]):
             else:  # not reachable from a real game: deal him like the others
                 constrained = -1
         tiles = [v for v, c in enumerate(pool, start=1) for _ in range(c)]
-        rng.shuffle(tiles)
+        shuffle(tiles, rng)
         k = 0
         for p in holders:
             if p == constrained:
