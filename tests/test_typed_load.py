@@ -14,7 +14,7 @@ game = load("citadel", size=9)
 reveal_type(game)
 state = game.initial_state()
 reveal_type(state)
-game.apply(state, "not an action index")
+game.legal_actions(state, "not a seat")
 """
 
 
@@ -38,4 +38,4 @@ def test_mypy_knows_the_class_of_a_literal_game_id(tmp_path: Path) -> None:
     out = result.stdout
     assert 'Revealed type is "sudoku_arena.games.citadel.game.Citadel"' in out, out
     assert 'Revealed type is "sudoku_arena.games.citadel.game.CitadelState"' in out, out
-    assert 'Argument 2 to "apply" of "Citadel" has incompatible type "str"' in out, out
+    assert 'Argument 2 to "legal_actions" of "Citadel" has incompatible type "str"' in out, out

@@ -94,6 +94,22 @@ class BaseGame(Generic[S, A]):
             raise IllegalActionError(action, f"seat {player} may not act now (to move: {allowed})")
         return player
 
+    def action_index(self, a: object) -> int:
+        """``a`` if it is an action index (an ``int``; a ``bool`` is not one), else
+        ``IllegalActionError``.
+
+        ``apply`` takes its action as ``object`` and narrows it here: the compiled
+        build checks argument types on entry, so an ``int`` parameter would meet a
+        string with ``TypeError`` instead of the refusal the pure build gives.
+        """
+        if type(a) is int:
+            return a
+        raise IllegalActionError(
+            repr(a),
+            f"not an action index: give an int from 0 to {self.spec.num_distinct_actions - 1}"
+            " (parse_action reads an action written in notation)",
+        )
+
     def decode_range_check(self, index: int) -> None:
         """Raise ``NotationError`` when ``index`` is not a valid action index."""
         if not isinstance(index, int) or not 0 <= index < self.spec.num_distinct_actions:

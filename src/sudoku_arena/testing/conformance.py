@@ -6,8 +6,9 @@ For each game (at its smallest and largest player counts) it plays random games 
 
 * who is to move is consistent with who has legal actions;
 * every legal action (or a sample of them) applies, has a notation that parses back and
-  an index that decodes back; actions not legal now, and seats not to move, are refused
-  with ``IllegalActionError``; the state is never mutated;
+  an index that decodes back; actions not legal now, values that are no action (text,
+  ``None``, a float), and seats not to move, are refused with ``IllegalActionError``;
+  the state is never mutated;
 * chance outcomes have exact probabilities that sum to 1;
 * states survive ``load_state(dump_state(s))`` and dump to JSON;
 * views are plain JSON for every observer and the spectator, and for games with hidden
@@ -260,6 +261,23 @@ def _check_state(
                     raise ConformanceError(
                         f"{at}: illegal action {game.format_action(a)} accepted for seat {p}"
                     )
+            # Values that are no action at all (the compiled build checks types on
+            # entry: they must still be refused, not raise TypeError).
+            if legal:
+                for junk in (None, 0.5, game.format_action(legal[0])):
+                    if junk == legal[0]:
+                        continue
+                    try:
+                        game.apply(s, junk, p)
+                    except IllegalActionError:
+                        report.tick("non-actions refused")
+                    except Exception as exc:
+                        raise ConformanceError(
+                            f"{at}: apply({junk!r}) raised {type(exc).__name__} ({exc}),"
+                            " not IllegalActionError"
+                        ) from None
+                    else:
+                        raise ConformanceError(f"{at}: apply accepted {junk!r}")
             # Seats not to move are refused.
             others = [q for q in range(n) if q not in tm.players]
             if others and legal:

@@ -723,7 +723,7 @@ class Citadel(BaseGame[CitadelState, int]):
         r, c = r + dr, c + dc
         return r * self.size + c if 0 <= r < self.size and 0 <= c < self.size else -1
 
-    def apply(self, s: CitadelState, a: int, player: int | None = None) -> CitadelState:
+    def apply(self, s: CitadelState, a: object, player: int | None = None) -> CitadelState:
         known = s._legal
         if (
             type(a) is int
@@ -738,7 +738,7 @@ class Citadel(BaseGame[CitadelState, int]):
         reason = self.why_illegal(s, a, p)
         if reason is not None:
             raise IllegalActionError(text, reason)
-        return self._do(s, a, p)
+        return self._do(s, self.action_index(a), p)
 
     def _do(self, s: CitadelState, a: int, p: int) -> CitadelState:
         """Apply a legal action (unchecked; ``apply`` validates first)."""

@@ -476,12 +476,13 @@ class SudokuWarriors(BaseGame[SWState, int]):
         who = "nobody" if ctrl < 0 else SYMBOLS[ctrl]
         return f"{name} is controlled by {who}, not by you (SW-5, SW-11)"
 
-    def apply(self, s: SWState, a: int, player: int | None = None) -> SWState:
+    def apply(self, s: SWState, a: object, player: int | None = None) -> SWState:
         mover = self._mover(s)
         if mover >= 0 and (player is None or player == mover):
             p = mover
         else:
             p = self.acting_player(self.to_move(s), player, self._fmt(a))
+        a = self.action_index(a)
         reason = self.why_illegal(s, a, p)
         if reason is not None:
             raise IllegalActionError(self._fmt(a), reason)

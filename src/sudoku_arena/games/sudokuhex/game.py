@@ -487,8 +487,9 @@ class SuDokuHex(BaseGame[HexState, int]):
             return f"no {v} is left in the pile"
         return None
 
-    def apply(self, s: HexState, a: int, player: int | None = None) -> HexState:
+    def apply(self, s: HexState, a: object, player: int | None = None) -> HexState:
         tm = self.to_move(s)
+        a = self.action_index(a)
         if tm.is_chance:
             if player is not None:
                 raise IllegalActionError(self._fmt(a), "this is a chance node; no player acts")
