@@ -6,18 +6,21 @@ import math
 import random
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from typing import final
+from typing import Final, final
 
 from sudoku_arena.core.match import sample_outcome
 from sudoku_arena.core.protocol import AnyGame
 from sudoku_arena.core.types import MoveKind, ToMove
 
-TERMINAL = MoveKind.TERMINAL
-CHANCE = MoveKind.CHANCE
+# Final: the compiled build reads these constants directly, not from the module's dict.
+TERMINAL: Final = MoveKind.TERMINAL
+CHANCE: Final = MoveKind.CHANCE
 #: A return at least this high is a win outright (a child that wins at once is played).
-WIN = 1.0 - 1e-9
+WIN: Final = 1.0 - 1e-9
 #: The ``mover`` of a node that no seat chose (root, chance outcome, after a phase).
-NO_MOVER = -1
+NO_MOVER: Final = -1
+#: The generator class whose draws :func:`randbelow` and :func:`shuffle` reproduce.
+_RANDOM: Final = random.Random
 
 
 @final
@@ -111,7 +114,7 @@ def checked_step(game: AnyGame, s: object, a: object, p: int | None) -> object:
 
 
 #: One chance outcome drawn with its probability: the match runner's own sampler.
-sample = sample_outcome
+sample: Final = sample_outcome
 
 
 def randbelow(rng: random.Random, n: int) -> int:
@@ -122,20 +125,19 @@ def randbelow(rng: random.Random, n: int) -> int:
     (most of its cost). A subclass of ``Random`` may draw differently: it is asked
     itself. ``tests/ai/test_mcts_draws.py`` checks the equality.
     """
-    if type(rng) is not random.Random:
+    if type(rng) is not _RANDOM:
         return rng.randrange(n)
-    getrandbits = rng.getrandbits
     k = n.bit_length()
-    r: int = getrandbits(k)
+    r: int = rng.getrandbits(k)
     while r >= n:
-        r = getrandbits(k)
+        r = rng.getrandbits(k)
     return r
 
 
 def shuffle(rng: random.Random, x: list[object]) -> None:
     """``rng.shuffle(x)``: the same permutation from the same draws (see
     :func:`randbelow`), a few times faster."""
-    if type(rng) is not random.Random:
+    if type(rng) is not _RANDOM:
         rng.shuffle(x)
         return
     getrandbits = rng.getrandbits
