@@ -8,6 +8,8 @@ decision key; chance keys end in 7; -1 is a chance outcome the observer does not
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from sudoku_arena.core.protocol import AnyGame
 from sudoku_arena.core.search import ActionKeyFn, ChanceKeyFn
 
@@ -20,6 +22,11 @@ class IndexKeys:
 
     def decision(self, s: object, action: object, seat: int) -> int:
         return int(self._encode(action)) * 8 + seat
+
+    def decisions(self, s: object, actions: Sequence[object], seat: int) -> list[int]:
+        """The keys of ``decision`` for each of ``actions``, in their order."""
+        encode = self._encode
+        return [int(encode(a)) * 8 + seat for a in actions]
 
     def chance(self, s: object, outcome: object, observer: int) -> int:
         return int(self._encode(outcome)) * 8 + 7
@@ -40,6 +47,13 @@ class ObserverKeys(IndexKeys):
         if self._action_key is None:
             return super().decision(s, action, seat)
         return int(self._action_key(self._game, s, action, seat)) * 8 + seat
+
+    def decisions(self, s: object, actions: Sequence[object], seat: int) -> list[int]:
+        key = self._action_key
+        if key is None:
+            return super().decisions(s, actions, seat)
+        game = self._game
+        return [int(key(game, s, a, seat)) * 8 + seat for a in actions]
 
     def chance(self, s: object, outcome: object, observer: int) -> int:
         if self._chance_key is None:

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import final
 
-from sudoku_arena.ai.mcts.tree import CHANCE, TERMINAL, checked_step, sample
+from sudoku_arena.ai.mcts.tree import CHANCE, TERMINAL, checked_step, randbelow, sample
 from sudoku_arena.core.protocol import AnyGame
 from sudoku_arena.core.search import SearchHints, StepFn
 
 
+@final
 class Playout:
     """Plays a state on to a value per seat (see the module docstring)."""
 
@@ -31,7 +33,7 @@ class Playout:
         self.policy = hints.rollout_action
         self.limit = hints.rollout_depth if self.evaluate is not None else hints.max_rollout_plies
 
-    def __call__(
+    def run(
         self, s: object, rng: random.Random | None = None, chance_rng: random.Random | None = None
     ) -> Sequence[float]:
         """Play on from ``s``; ``rng`` drives the policy and ``chance_rng`` the chance
@@ -61,6 +63,6 @@ class Playout:
                 a = policy(game, s, p, rng)
             else:
                 legal = game.legal_actions(s, p)
-                a = legal[rng.randrange(len(legal))]
+                a = legal[randbelow(rng, len(legal))]
             s = step(game, s, a, p)
             depth += 1

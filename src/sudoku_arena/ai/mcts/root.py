@@ -55,7 +55,7 @@ def root_rollouts(
                 break  # out of time mid-round: drop the round, keep luck equal
             det = game.determinize(state, player, random.Random(z)) if hidden else state
             s = playout.step(game, det, a, player)
-            got.append(playout(s, random.Random(z + 1), random.Random(z + 2))[player])
+            got.append(playout.run(s, random.Random(z + 1), random.Random(z + 2))[player])
         if len(got) < len(cands):
             break
         for j, v in enumerate(got):

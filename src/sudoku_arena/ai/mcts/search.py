@@ -70,6 +70,10 @@ class MCTS:
         self.playout = Playout(game, hints, rng)
         self._seen: Collection[Hashable] = ()
         self._repeat_value = [hints.repeat_value] * game.num_players
+        #: The nodes a simulation passed through (one list, refilled every simulation).
+        self._path: list[Node] = []
+        #: Whether the current simulation went through a simultaneous phase.
+        self._phased = False
 
     def _repeats(self, s: object) -> bool:
         """Whether ``s`` is a turn start the game has already been through."""
@@ -148,13 +152,14 @@ class MCTS:
 
     def _simulate(self, root: Node, root_state: object, player: int) -> None:
         game = self.game
-        rng = self.rng
-        s = game.determinize(root_state, player, rng) if self.hidden else root_state
+        keep_states = self.keep_states
+        s = game.determinize(root_state, player, self.rng) if self.hidden else root_state
         node = root
-        path: list[Node] = []
+        path = self._path
+        path.clear()
         value: Sequence[float] | None = None
         while value is None:
-            tm = node.tm if self.keep_states else game.to_move(s)
+            tm = node.tm if keep_states else game.to_move(s)
             assert tm is not None
             kind = tm.kind
             if kind is TERMINAL:
@@ -167,15 +172,16 @@ class MCTS:
             players = tm.players
             if len(players) > 1:
                 s, node, value = self._phase(node, s, players, path)
-            elif self.keep_states:
+            elif keep_states:
                 s, node, value = self._descend(node, s, players[0], path)
             else:
-                child, new = self.select.available(node, s, players[0])
-                s = self.playout.step(game, s, child.action, players[0])
+                p = players[0]
+                child, new = self.select.available(node, s, p)
+                s = self.playout.step(game, s, child.action, p)
                 path.append(child)
                 node = child
                 if new:
-                    value = self.playout(s)
+                    value = self.playout.run(s)
         self._backup(root, path, value)
 
     def _chance(self, node: Node, s: object, player: int) -> tuple[object, Node]:
@@ -199,29 +205,32 @@ class MCTS:
         """One step down a state-keyed tree at ``p``'s decision: a known child, or a new
         one that is expanded and valued (then the value ends the simulation)."""
         game = self.game
-        if node.decisive is not None:
-            child = node.decisive
-        elif self.select.puct:
+        select = self.select
+        decisive = node.decisive
+        if decisive is not None:
+            child = decisive
+        elif select.puct:
             if node.untried is None:
                 node.untried = []
                 legal = list(game.legal_actions(s, p))
-                for a, pr in zip(legal, self.select.priors(s, p, legal), strict=True):
+                kids = node.kids
+                for a, pr in zip(legal, select.priors(s, p, legal), strict=True):
                     c = Node(a, p)
                     c.prior = pr
-                    node.kids.append(c)
-            child = self.select.puct_pick(node.kids, node.n)
+                    kids.append(c)
+            child = select.puct_pick(node.kids, node.n)
             if child.state is None:
                 return self._expand(node, child, s, p, path)
         else:
             untried = node.untried
             if untried is None:
-                untried = self.select.order(s, p, list(game.legal_actions(s, p)))
+                untried = select.order(s, p, list(game.legal_actions(s, p)))
                 node.untried = untried
-            if untried and self.select.may_widen(len(node.kids), node.n):
+            if untried and select.may_widen(len(node.kids), node.n):
                 child = Node(untried.pop(), p)
                 node.kids.append(child)
                 return self._expand(node, child, s, p, path)
-            child = self.select.ucb(node)
+            child = select.ucb(node)
         path.append(child)
         if child.repeat:
             return s, child, self._repeat_value
@@ -244,7 +253,7 @@ class MCTS:
         if self._seen and self._repeats(s):
             child.repeat = True
             return s, child, self._repeat_value
-        return s, child, self.playout(s)
+        return s, child, self.playout.run(s)
 
     def _phase(
         self, node: Node, s: object, players: tuple[int, ...], path: list[Node]
@@ -254,6 +263,7 @@ class MCTS:
         and the node after the phase is keyed by all their choices together."""
         game = self.game
         step = self.playout.step
+        self._phased = True
         ends: list[Node] = []
         for j in players:
             pn = node.private.get(j)
@@ -268,7 +278,7 @@ class MCTS:
                 path.append(child)
                 pn = child
                 if new:
-                    return s, node, self.playout(s)
+                    return s, node, self.playout.run(s)
             ends.append(pn)
         key = tuple(ends)
         after = node.joint.get(key)
@@ -281,12 +291,14 @@ class MCTS:
         return s, after, None
 
     def _backup(self, root: Node, path: list[Node], value: Sequence[float]) -> None:
-        self.phase.backup(value)
+        if self._phased:
+            self._phased = False
+            self.phase.backup(value)
         root.n += 1
         for node in path:
             node.n += 1
             m = node.mover
-            if m is not None:
+            if m >= 0:
                 node.w += value[m]
         if self.solo:
             self.explore.observe(value[0])

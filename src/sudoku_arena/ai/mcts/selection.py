@@ -11,10 +11,11 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
-from typing import Protocol
+from math import log, sqrt
+from typing import Protocol, final
 
 from sudoku_arena.ai.mcts.keys import IndexKeys
-from sudoku_arena.ai.mcts.tree import Node, softmax
+from sudoku_arena.ai.mcts.tree import Node, randbelow, shuffle, softmax
 from sudoku_arena.core.protocol import AnyGame
 from sudoku_arena.core.search import PriorFn, SearchHints
 
@@ -22,6 +23,7 @@ from sudoku_arena.core.search import PriorFn, SearchHints
 GAMMA = 0.1
 
 
+@final
 class Exploration:
     """The UCT exploration constant; in solo games optionally scaled by the spread of
     the returns seen so far, so that small score differences still steer the search."""
@@ -41,12 +43,14 @@ class Exploration:
         if v > self.hi:
             self.hi = v
 
-    def __call__(self) -> float:
+    def value(self) -> float:
+        """The constant to use now."""
         if self.adaptive and self.hi > self.lo:
             return self.c * (self.hi - self.lo)
         return self.c
 
 
+@final
 class Selector:
     """Selection and expansion for one search (see the module docstring)."""
 
@@ -70,7 +74,7 @@ class Selector:
 
     def order(self, s: object, p: int, actions: list[object]) -> list[object]:
         """Untried actions in expansion order (the last is expanded first)."""
-        self.rng.shuffle(actions)
+        shuffle(self.rng, actions)
         prior = self.prior
         if prior is not None and actions:
             weights = prior(self.game, s, p, actions)
@@ -87,15 +91,18 @@ class Selector:
 
     def may_widen(self, children: int, visits: int) -> bool:
         """Progressive widening: whether a node may get another child now."""
-        return self.widening is None or children < self.widening * math.sqrt(visits + 1)
+        widening = self.widening
+        return widening is None or children < widening * sqrt(visits + 1.0)
 
     def ucb(self, node: Node) -> Node:
-        c = self.explore()
-        lg = c * c * math.log(node.n) if node.n > 1 else 0.0
-        sqrt = math.sqrt
-        best = node.kids[0]
+        """UCB1 among ``node``'s children (all visited): the first best on ties."""
+        c = self.explore.value()
+        visits = node.n
+        lg = c * c * log(float(visits)) if visits > 1 else 0.0
+        kids = node.kids
+        best = kids[0]
         bv = -math.inf
-        for k in node.kids:
+        for k in kids:
             n = k.n
             v = k.w / n + sqrt(lg / n)
             if v > bv:
@@ -106,8 +113,8 @@ class Selector:
     def puct_pick(self, kids: Sequence[Node], visits: int) -> Node:
         """PUCT: mean return plus exploration weighted by the prior; unvisited children
         count at the visited ones' mean (first-play urgency)."""
-        c = self.explore()
-        sq = math.sqrt(visits + 1)
+        c = self.explore.value()
+        sq = sqrt(visits + 1.0)
         tot_n = 0
         tot_w = 0.0
         for k in kids:
@@ -131,35 +138,34 @@ class Selector:
         PUCT prior, every legal action gets a child at once and PUCT picks among the
         available ones; a child never simulated counts as new."""
         legal = self.game.legal_actions(s, p)
-        index = node.index
-        key = self.keys.decision
-        keyed = [(key(s, a, p), a) for a in legal]
+        keys = self.keys.decisions(s, legal, p)
         if self.puct:
-            return self._available_puct(node, s, p, keyed)
-        fresh = [(k, a) for k, a in keyed if k not in index]
-        for k, _ in keyed:
+            return self._available_puct(node, s, p, legal, keys)
+        index = node.index
+        kids: list[Node] = []  # the legal actions' children, in legal order
+        fresh: list[int] = []  # positions in ``legal`` of the actions without one
+        for i, k in enumerate(keys):
             c = index.get(k)
-            if c is not None:
-                c.avail += 1
-        grown = len(keyed) - len(fresh)
-        if fresh and (not grown or self.may_widen(grown, node.n)):
-            if self.prior is not None:
-                a = self.order(s, p, [a for _, a in fresh])[-1]
-                k = key(s, a, p)
+            if c is None:
+                fresh.append(i)
             else:
-                k, a = fresh[self.rng.randrange(len(fresh))]
+                c.avail += 1.0
+                kids.append(c)
+        if fresh and (not kids or self.may_widen(len(kids), node.n)):
+            if self.prior is not None:
+                a = self.order(s, p, [legal[i] for i in fresh])[-1]
+                k = self.keys.decision(s, a, p)
+            else:
+                i = fresh[randbelow(self.rng, len(fresh))]
+                k = keys[i]
+                a = legal[i]
             child = index[k] = Node(a, p)
-            child.avail = 1
+            child.avail = 1.0
             return child, True
-        c_ = self.explore()
-        sqrt = math.sqrt
-        log = math.log
+        c_ = self.explore.value()
         best: Node | None = None
         bv = -math.inf
-        for k, _ in keyed:
-            ch = index.get(k)
-            if ch is None:
-                continue
+        for ch in kids:
             n = ch.n
             if n == 0:
                 return ch, False
@@ -171,21 +177,22 @@ class Selector:
         return best, False
 
     def _available_puct(
-        self, node: Node, s: object, p: int, keyed: list[tuple[int, object]]
+        self, node: Node, s: object, p: int, legal: Sequence[object], keys: list[int]
     ) -> tuple[Node, bool]:
         assert self.prior is not None
         index = node.index
-        fresh_actions = [a for k, a in keyed if k not in index]
-        if fresh_actions:
+        fresh = [i for i, k in enumerate(keys) if k not in index]
+        if fresh:
+            fresh_actions = [legal[i] for i in fresh]
             raw = self.prior(self.game, s, p, fresh_actions)
-            for a, w in zip(fresh_actions, raw, strict=True):
-                fresh_node = index[self.keys.decision(s, a, p)] = Node(a, p)
+            for i, w in zip(fresh, raw, strict=True):
+                fresh_node = index[keys[i]] = Node(legal[i], p)
                 fresh_node.weight = float(w)
-        kids = [index[k] for k, _ in keyed]
+        kids = [index[k] for k in keys]
         probs = softmax([k.weight for k in kids], self.temperature or 1.0)
         for kid, pr in zip(kids, probs, strict=True):
             kid.prior = pr
-            kid.avail += 1
+            kid.avail += 1.0
         child = self.puct_pick(kids, node.n)
         return child, child.n == 0
 
@@ -238,12 +245,11 @@ class RegretMatching:
         index = node.index
         new = not index
         kids = []
-        for a in legal:
-            k = self.keys.decision(s, a, p)
+        for a, k in zip(legal, self.keys.decisions(s, legal, p), strict=True):
             c = index.get(k)
             if c is None:
                 c = index[k] = Node(a, p)
-            c.avail += 1
+            c.avail += 1.0
             kids.append(c)
         pos = [c.regret if c.regret > 0.0 else 0.0 for c in kids]
         total = sum(pos)

@@ -3,26 +3,35 @@
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
+from typing import Final, final
 
 from sudoku_arena.core.match import sample_outcome
 from sudoku_arena.core.protocol import AnyGame
 from sudoku_arena.core.types import MoveKind, ToMove
 
-TERMINAL = MoveKind.TERMINAL
-CHANCE = MoveKind.CHANCE
+# Final: the compiled build reads these constants directly, not from the module's dict.
+TERMINAL: Final = MoveKind.TERMINAL
+CHANCE: Final = MoveKind.CHANCE
 #: A return at least this high is a win outright (a child that wins at once is played).
-WIN = 1.0 - 1e-9
+WIN: Final = 1.0 - 1e-9
+#: The ``mover`` of a node that no seat chose (root, chance outcome, after a phase).
+NO_MOVER: Final = -1
+#: The generator class whose draws :func:`randbelow` and :func:`shuffle` reproduce.
+_RANDOM: Final = random.Random
 
 
+@final
 class Node:
     """A tree node, reached from its parent by ``action`` taken by seat ``mover``.
 
-    ``mover`` is ``None`` for the root, chance outcomes and the node after a
+    ``mover`` is :data:`NO_MOVER` for the root, chance outcomes and the node after a
     simultaneous phase. ``w`` is the sum of ``mover``'s returns over the ``n``
     simulations through this node; ``avail`` counts the simulations in which the node's
-    action was legal when its parent was visited (IS-MCTS and simultaneous phases).
+    action was legal when its parent was visited (IS-MCTS and simultaneous phases; a
+    float, as it only feeds ``log``).
 
     ``state``/``tm`` are kept only when the tree is keyed by states (perfect
     information); ``untried``/``kids`` serve those nodes, ``index`` the nodes whose
@@ -32,6 +41,8 @@ class Node:
     weight; ``regret``/``strat`` are the cumulative regret and strategy of regret
     matching in simultaneous phases; ``decisive`` marks a child that wins at once;
     ``repeat`` a child whose state repeats a position of the game.
+
+    The attributes are typed so that the compiled build stores numbers unboxed.
     """
 
     __slots__ = (
@@ -55,12 +66,12 @@ class Node:
         "weight",
     )
 
-    def __init__(self, action: object = None, mover: int | None = None) -> None:
-        self.action = action
-        self.mover = mover
-        self.n = 0
-        self.w = 0.0
-        self.avail = 0
+    def __init__(self, action: object = None, mover: int = NO_MOVER) -> None:
+        self.action: object = action
+        self.mover: int = mover
+        self.n: int = 0
+        self.w: float = 0.0
+        self.avail: float = 0.0
         self.state: object = None
         self.tm: ToMove | None = None
         self.untried: list[object] | None = None
@@ -69,11 +80,11 @@ class Node:
         self.decisive: Node | None = None
         self.private: dict[int, Node] = {}
         self.joint: dict[tuple[Node, ...], Node] = {}
-        self.regret = 0.0
-        self.strat = 0.0
-        self.prior = 0.0
-        self.weight = 0.0
-        self.repeat = False
+        self.regret: float = 0.0
+        self.strat: float = 0.0
+        self.prior: float = 0.0
+        self.weight: float = 0.0
+        self.repeat: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,4 +114,37 @@ def checked_step(game: AnyGame, s: object, a: object, p: int | None) -> object:
 
 
 #: One chance outcome drawn with its probability: the match runner's own sampler.
-sample = sample_outcome
+sample: Final = sample_outcome
+
+
+def randbelow(rng: random.Random, n: int) -> int:
+    """``rng.randrange(n)`` for ``n > 0``: the same number from the same draws.
+
+    ``random.Random`` draws ``n.bit_length()`` random bits until they fall below ``n``;
+    this does the same without ``randrange``'s argument checks and method lookups
+    (most of its cost). A subclass of ``Random`` may draw differently: it is asked
+    itself. ``tests/ai/test_mcts_draws.py`` checks the equality.
+    """
+    if type(rng) is not _RANDOM:
+        return rng.randrange(n)
+    k = n.bit_length()
+    r: int = rng.getrandbits(k)
+    while r >= n:
+        r = rng.getrandbits(k)
+    return r
+
+
+def shuffle(rng: random.Random, x: list[object]) -> None:
+    """``rng.shuffle(x)``: the same permutation from the same draws (see
+    :func:`randbelow`), a few times faster."""
+    if type(rng) is not _RANDOM:
+        rng.shuffle(x)
+        return
+    getrandbits = rng.getrandbits
+    for i in range(len(x) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j: int = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        x[i], x[j] = x[j], x[i]
