@@ -12,7 +12,8 @@ import random
 from collections.abc import Sequence
 from typing import final
 
-from sudoku_arena.ai.mcts.tree import CHANCE, TERMINAL, checked_step, randbelow, sample
+from sudoku_arena.ai.mcts.tree import CHANCE, TERMINAL, checked_step, sample
+from sudoku_arena.core.draws import randbelow
 from sudoku_arena.core.protocol import AnyGame
 from sudoku_arena.core.search import SearchHints, StepFn
 

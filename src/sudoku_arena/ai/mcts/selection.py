@@ -15,7 +15,8 @@ from math import log, sqrt
 from typing import Protocol, final
 
 from sudoku_arena.ai.mcts.keys import IndexKeys
-from sudoku_arena.ai.mcts.tree import Node, randbelow, shuffle, softmax
+from sudoku_arena.ai.mcts.tree import Node, softmax
+from sudoku_arena.core.draws import randbelow, shuffle
 from sudoku_arena.core.protocol import AnyGame
 from sudoku_arena.core.search import PriorFn, SearchHints
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import random
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Final, final
@@ -20,7 +19,6 @@ WIN: Final = 1.0 - 1e-9
 #: The ``mover`` of a node that no seat chose (root, chance outcome, after a phase).
 NO_MOVER: Final = -1
 #: The generator class whose draws :func:`randbelow` and :func:`shuffle` reproduce.
-_RANDOM: Final = random.Random
 
 
 @final
@@ -115,36 +113,3 @@ def checked_step(game: AnyGame, s: object, a: object, p: int | None) -> object:
 
 #: One chance outcome drawn with its probability: the match runner's own sampler.
 sample: Final = sample_outcome
-
-
-def randbelow(rng: random.Random, n: int) -> int:
-    """``rng.randrange(n)`` for ``n > 0``: the same number from the same draws.
-
-    ``random.Random`` draws ``n.bit_length()`` random bits until they fall below ``n``;
-    this does the same without ``randrange``'s argument checks and method lookups
-    (most of its cost). A subclass of ``Random`` may draw differently: it is asked
-    itself. ``tests/ai/test_mcts_draws.py`` checks the equality.
-    """
-    if type(rng) is not _RANDOM:
-        return rng.randrange(n)
-    k = n.bit_length()
-    r: int = rng.getrandbits(k)
-    while r >= n:
-        r = rng.getrandbits(k)
-    return r
-
-
-def shuffle(rng: random.Random, x: list[object]) -> None:
-    """``rng.shuffle(x)``: the same permutation from the same draws (see
-    :func:`randbelow`), a few times faster."""
-    if type(rng) is not _RANDOM:
-        rng.shuffle(x)
-        return
-    getrandbits = rng.getrandbits
-    for i in range(len(x) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
-        j: int = getrandbits(k)
-        while j >= n:
-            j = getrandbits(k)
-        x[i], x[j] = x[j], x[i]

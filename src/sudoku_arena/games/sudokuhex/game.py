@@ -29,6 +29,7 @@ from typing import ClassVar, final
 from mypy_extensions import mypyc_attr
 
 from sudoku_arena.core.base import BaseGame
+from sudoku_arena.core.draws import shuffle
 from sudoku_arena.core.errors import IllegalActionError, NotationError, StateFormatError
 from sudoku_arena.core.params import ParamValue, players_param
 from sudoku_arena.core.types import (
@@ -328,21 +329,6 @@ def _draw_outcomes(pile: tuple[int, ...]) -> tuple[tuple[int, Fraction], ...]:
 
 _START_RE = re.compile(r"^\s*start\s*([1-7])\s*(?:on\s+|@\s*)?([A-Ga-g]\s*[0-6])\s*$", re.I)
 _DRAW_RE = re.compile(r"^\s*draw\s*([1-7])\s*$", re.I)
-
-
-def shuffle(x: list[int], rng: random.Random) -> None:
-    """Shuffle ``x`` in place exactly as ``rng.shuffle(x)`` does (same order, same
-    draws from ``rng``: ``random.Random.shuffle`` over its ``getrandbits`` rejection
-    sampling), without a Python call per element. Searches determinize once per
-    simulation, so their reproducible choices depend on this being the same shuffle."""
-    getrandbits = rng.getrandbits
-    for i in range(len(x) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
-        j = getrandbits(k)
-        while j >= n:
-            j = getrandbits(k)
-        x[i], x[j] = x[j], x[i]
 
 
 class SuDokuHex(BaseGame[HexState, int]):
@@ -706,7 +692,7 @@ class SuDokuHex(BaseGame[HexState, int]):
             else:  # not reachable from a real game: deal him like the others
                 constrained = -1
         tiles = [v for v, c in enumerate(pool, start=1) for _ in range(c)]
-        shuffle(tiles, rng)
+        shuffle(rng, tiles)
         k = 0
         for p in holders:
             if p == constrained:

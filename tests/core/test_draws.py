@@ -1,8 +1,9 @@
-"""The search's own random draws are those of ``random.Random``, number for number.
+"""The hot loops' random draws are those of ``random.Random``, number for number.
 
-``tree.randbelow`` and ``tree.shuffle`` replace ``rng.randrange(n)`` and
-``rng.shuffle(x)`` in the search's hot paths; fixed-seed searches (the search golden)
-stay reproducible only if they consume the generator exactly as those methods do.
+``core.draws.randbelow`` and ``shuffle`` replace ``rng.randrange(n)`` and
+``rng.shuffle(x)`` in the search and in SuDokuHex's determinisation; fixed-seed
+searches (the search golden) stay reproducible only if they consume the generator
+exactly as those methods do.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import random
 
 import pytest
 
-from sudoku_arena.ai.mcts.tree import randbelow, shuffle
+from sudoku_arena.core.draws import randbelow, shuffle
 
 SIZES = [1, 2, 3, 4, 5, 7, 8, 9, 16, 17, 31, 32, 33, 81, 100, 255, 256, 1000, 1 << 20]
 
