@@ -49,6 +49,7 @@ HOT_MODULES = [
     "sudoku_arena/games/sudoku_warriors/game.py",
     "sudoku_arena/games/sudoku_warriors/strength.py",
     "sudoku_arena/games/sudoku_warriors/search.py",
+    "sudoku_arena/games/sudoku_warriors/agents.py",
     "sudoku_arena/games/cat_sudoku/rules.py",
     "sudoku_arena/games/cat_sudoku/sheet.py",
     "sudoku_arena/games/cat_sudoku/game.py",
@@ -59,6 +60,7 @@ HOT_MODULES = [
     "sudoku_arena/games/citadel/diagram.py",
     "sudoku_arena/games/citadel/game.py",
     "sudoku_arena/games/citadel/search.py",
+    "sudoku_arena/games/citadel/agents.py",
     "sudoku_arena/ai/mcts/tree.py",
     "sudoku_arena/ai/mcts/keys.py",
     "sudoku_arena/ai/mcts/selection.py",
@@ -138,6 +140,9 @@ def _extensions() -> list[object]:
             multi_file=True,  # several C files, compiled in parallel
             target_dir=str(ROOT / "build" / "mypyc"),
         )
+    except (Exception, SystemExit) as exc:  # mypyc refused a module: its errors are above
+        _say(f"mypyc could not compile ({exc}): installing pure Python")
+        return []
     finally:
         os.chdir(cwd)
     for ext in extensions:

@@ -135,27 +135,27 @@ class GreedyAgent:
             cell = geo.from_frame[fcell] if a else -1
             v = 0.0
             if kind == K_SIEGE:
-                v = 60
+                v = 60.0
             elif kind == K_ATTACK:
                 to = game._step(cell, *DIRS[extra])
                 sa, sd = game.strength(s, cell), game.strength(s, to)
                 near_mine = any(x in mine for x in geo.nbrs[to])
                 if sd < sa:
-                    v = 50 + 20 * (to in cits) + 10 * near_mine
+                    v = 50.0 + 20 * (to in cits) + 10 * near_mine
                 else:
-                    v = 30 if to in cits or near_mine else -3
+                    v = 30.0 if to in cits or near_mine else -3.0
             elif kind == K_MOVE:
                 to = game._step(cell, *DIRS[extra])
                 v = self._move_score(game, s, p, cell, to, dist, mine, threatened)
             elif kind == K_RECRUIT:
                 near = [c for c in geo.nbrs[cell] if c in mine]
-                v = 12 + 8 * any(c in threatened for c in near)
+                v = 12.0 + 8 * any(c in threatened for c in near)
                 v -= 0.1 * min(dist[cell], 50)
             elif kind == K_RAZE:
                 by = geo.perim[cell][extra]
-                v = 1 if game.strength(s, by) > game.wall_strength(s, cell) else -10
+                v = 1.0 if game.strength(s, by) > game.wall_strength(s, cell) else -10.0
             elif kind == K_WALL:
-                v = -1
+                v = -1.0
             if jitter:
                 v += self._rng.random() * 0.01
             out.append(v)
