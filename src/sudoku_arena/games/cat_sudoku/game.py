@@ -589,7 +589,7 @@ class CatSudoku(BaseGame[CSState, int]):
         after = CSState(
             s.phase, s.turn, s.active, s.dice, s.wild, s.box, s.counter, tuple(sheets), tuple(left)
         )
-        if _writing(after.left):
+        if any(d) or _writing(after.left):  # p or another seat still writes
             return after
         return self._end_turn(after)
 
