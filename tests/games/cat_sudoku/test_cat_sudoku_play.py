@@ -334,6 +334,9 @@ def test_states_are_values_that_pickle_and_copy() -> None:
         s = game.apply(s, rng.choice(list(game.legal_actions(s, p))), p)
         twin = game.load_state(game.dump_state(s))
         assert twin == s and hash(twin) == hash(s) and twin is not s
+        if s.phase == WRITE:  # the seats to move are those with dice left, however built
+            writing = tuple(q for q, d in enumerate(s.left) if any(d))
+            assert game.to_move(s).players == game.to_move(twin).players == writing
         assert pickle.loads(pickle.dumps(s)) == s == copy.deepcopy(s)
         assert s != game.initial_state()
         seen += 1

@@ -103,7 +103,7 @@ class CSState:
     dataclass: play-outs make a state per move, and compiled it is a native class.)
     """
 
-    __slots__ = STATE_FIELDS
+    __slots__ = (*STATE_FIELDS, "writers")
 
     phase: int
     turn: int
@@ -114,6 +114,9 @@ class CSState:
     counter: tuple[int, ...]
     sheets: tuple[tuple[int, ...], ...]
     left: tuple[tuple[int, ...], ...]
+    #: Not a field: the bit mask of the seats still writing (:func:`_writing` of
+    #: ``left``) once the engine has worked it out, else -1.
+    writers: int
 
     def __init__(
         self,
@@ -136,6 +139,7 @@ class CSState:
         self.counter = counter
         self.sheets = sheets
         self.left = left
+        self.writers = -1
 
     def fields(
         self,
@@ -374,7 +378,10 @@ class CatSudoku(BaseGame[CSState, int]):
     def to_move(self, s: CSState) -> ToMove:
         ph = s.phase
         if ph == WRITE:
-            return self._writers[_writing(s.left)]
+            w = s.writers
+            if w < 0:
+                w = s.writers = _writing(s.left)
+            return self._writers[w]
         if ph == ROLL:
             return TO_MOVE_CHANCE
         if ph == WILD:
@@ -557,7 +564,9 @@ class CatSudoku(BaseGame[CSState, int]):
             else:
                 counts[d] += 1
         left = (tuple(counts),) * self.num_players
-        return CSState(WRITE, s.turn, s.active, s.dice, wild, box, counter, s.sheets, left)
+        after = CSState(WRITE, s.turn, s.active, s.dice, wild, box, counter, s.sheets, left)
+        after.writers = (1 << self.num_players) - 1  # four dice for every seat
+        return after
 
     def _choose_wild(self, s: CSState, a: int) -> CSState:
         if a == NOWILD:
@@ -589,7 +598,13 @@ class CatSudoku(BaseGame[CSState, int]):
         after = CSState(
             s.phase, s.turn, s.active, s.dice, s.wild, s.box, s.counter, tuple(sheets), tuple(left)
         )
-        if any(d) or _writing(after.left):  # p or another seat still writes
+        writers = s.writers
+        if writers < 0:
+            writers = _writing(s.left)
+        if not any(d):
+            writers &= ~(1 << p)
+        after.writers = writers
+        if writers:  # a seat still writes
             return after
         return self._end_turn(after)
 
