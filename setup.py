@@ -53,6 +53,7 @@ HOT_MODULES = [
     "sudoku_arena/games/cat_sudoku/rules.py",
     "sudoku_arena/games/cat_sudoku/sheet.py",
     "sudoku_arena/games/cat_sudoku/game.py",
+    "sudoku_arena/games/cat_sudoku/agents.py",
     "sudoku_arena/games/cat_sudoku/search.py",
     "sudoku_arena/games/sudokuhex/game.py",
     "sudoku_arena/games/sudokuhex/search.py",

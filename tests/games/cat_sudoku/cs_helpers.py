@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from typing import Any
 
 from sudoku_arena.core.registry import load
-from sudoku_arena.games.cat_sudoku.game import CatSudoku, CSState
+from sudoku_arena.games.cat_sudoku.game import STATE_FIELDS, CatSudoku, CSState
 from sudoku_arena.games.cat_sudoku.sheet import parse_cell
 
 #: A 4 x 4 sheet without blocked squares: rows and columns are segments of 4.
@@ -25,6 +25,14 @@ grid:
 ooo
 ooo
 """
+
+
+def replace(s: CSState, **changes: Any) -> CSState:
+    """``s`` with the named fields changed (a new state: states are values)."""
+    fields: dict[str, Any] = dict(zip(STATE_FIELDS, s.fields(), strict=True))
+    assert set(changes) <= set(fields), set(changes) - set(fields)
+    fields.update(changes)
+    return CSState(**fields)
 
 
 def new(sheet: str = "spring", players: int = 1, **params: object) -> CatSudoku:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from sudoku_arena.games.cat_sudoku.agents import GreedyAgent, best_writes, plan_turn
+from sudoku_arena.games.cat_sudoku.agents import GreedyAgent, SheetWork, best_writes, plan_turn
 from sudoku_arena.games.cat_sudoku.game import WILD, CatSudoku, CSState
 from sudoku_arena.games.cat_sudoku.rules import Board
 from sudoku_arena.games.cat_sudoku.sheet import SHEET_NAMES
@@ -230,3 +230,59 @@ def test_greedy_games_replay_as_recorded(
     assert hashlib.sha256(repr(actions).encode()).hexdigest()[:16] == digest
     assert [game.score(s, p) for p in range(players)] == scores
     assert agent._rng.random() == draw
+
+
+# -- the agent's sheet work, kept from call to call ----------------------------------------------
+
+
+@pytest.mark.parametrize("per_segment", [False, True])
+def test_sheet_work_kept_across_writes_chooses_as_afresh(per_segment: bool) -> None:
+    """A :class:`SheetWork` synced write by write (and thrown onto unrelated sheets now
+    and then) chooses what a fresh one chooses, with the same random draws."""
+    for sheet in ("spring", "winter", SQUARE4):
+        game = new(sheet, circle_per_segment=per_segment)
+        board = game.board
+        rng = random.Random(sheet)
+        vals = tuple(board.initial)
+        work = SheetWork(game, vals)
+        for step in range(120):
+            empty = [i for i in board.fillable if not vals[i]]
+            if not empty or rng.random() < 0.05:  # another sheet altogether
+                vals = tuple(random_sheet(board, rng, rng.random(), rng.choice([2, 6])))
+                continue
+            work.sync(vals)
+            squares = sorted(rng.sample(empty, rng.randint(1, len(empty))))
+            values = sorted(rng.sample(range(1, 7), rng.randint(1, 6)))
+            fresh = SheetWork(game, vals)
+            mine, theirs = random.Random(step), random.Random(step)
+            got = work.best(vals, work.masks, squares, values, mine, 0)
+            assert got == fresh.best(vals, fresh.masks, squares, values, theirs, 0)
+            assert mine.getstate() == theirs.getstate()
+            assert got == oracle_best_writes(game, vals, squares, values, random.Random(step))
+            written = list(vals)
+            for i in rng.sample(empty, min(len(empty), rng.choice([1, 1, 2, 4]))):
+                written[i] = rng.randint(1, 6)
+            vals = tuple(written)
+
+
+def test_plans_on_shared_sheet_work_match_the_plain_form() -> None:
+    for sheet, adjacent in (("summer", False), ("autumn", True)):
+        game = new(sheet, players=2, adjacent=adjacent)
+        agent = GreedyAgent(seed=3)
+        rng = random.Random(4)
+        s = game.initial_state()
+        checked = 0
+        while not game.to_move(s).is_terminal and checked < 10:
+            tm = game.to_move(s)
+            if tm.is_chance:
+                s = game.apply(s, rng.randrange(6), None)
+                continue
+            p = tm.players[0]
+            if s.phase == WILD:
+                work = agent.work(game, p, s.sheets[p])
+                for wild in (0, *s.dice):
+                    assert plan_turn(game, s, p, wild, work) == oracle_plan_turn(
+                        game, CSState(*s.fields()[:7], (s.sheets[p],), s.left), 0, wild
+                    )
+                checked += 1
+            s = game.apply(s, agent.act(game, s, p), p)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import copy
 import json
+import pickle
 import random
 import re
 import sys
@@ -306,3 +308,36 @@ def test_malformed_sheet_file_is_refused(tmp_path: Path) -> None:
     assert result.exit_code != 0
     message = re.sub(r"\s+", " ", result.output)
     assert "line 4, column 3" in message and "unknown square '?'" in message
+
+
+@pytest.mark.parametrize("bad", ["5 r1c1", 2.0, True, None, -1, NUM_ACTIONS, 10**30])
+def test_actions_of_the_wrong_kind_are_refused_plainly(bad: object) -> None:
+    """Compiled or not, anything but an action index is an illegal action."""
+    game = new(players=2)
+    s = game.initial_state()
+    with pytest.raises(IllegalActionError, match="not a Cat Sudoku action"):
+        game.apply(s, bad, None)  # type: ignore[arg-type]
+    assert s == game.initial_state()
+
+
+def test_states_are_values_that_pickle_and_copy() -> None:
+    game = new(players=3)
+    rng = random.Random(7)
+    s = game.initial_state()
+    seen = 0
+    while not game.to_move(s).is_terminal and seen < 40:
+        tm = game.to_move(s)
+        if tm.is_chance:
+            s = game.apply(s, rng.randrange(6), None)
+            continue
+        p = tm.players[0]
+        s = game.apply(s, rng.choice(list(game.legal_actions(s, p))), p)
+        twin = game.load_state(game.dump_state(s))
+        assert twin == s and hash(twin) == hash(s) and twin is not s
+        if s.phase == WRITE:  # the seats to move are those with dice left, however built
+            writing = tuple(q for q, d in enumerate(s.left) if any(d))
+            assert game.to_move(s).players == game.to_move(twin).players == writing
+        assert pickle.loads(pickle.dumps(s)) == s == copy.deepcopy(s)
+        assert s != game.initial_state()
+        seen += 1
+    assert seen == 40

@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 import statistics
 import sys
-from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
@@ -28,7 +27,7 @@ from sudoku_arena.games.cat_sudoku.sheet import (
 )
 
 sys.path.insert(0, str(Path(__file__).parent))
-from cs_helpers import SIX, SQUARE4, legal, new, play, rolls, value, with_values
+from cs_helpers import SIX, SQUARE4, legal, new, play, replace, rolls, value, with_values
 
 # The four setup writes used by most scenarios on SQUARE4 (seat prefix added per test).
 SETUP4 = ["1 r1c1", "2 r1c2", "3 r1c4", "4 r2c1"]

@@ -31,9 +31,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from fractions import Fraction
-from typing import ClassVar
+from typing import ClassVar, Final, cast, final
 
 from sudoku_arena.core.base import BaseGame
 from sudoku_arena.core.errors import (
@@ -62,21 +61,24 @@ from sudoku_arena.games.cat_sudoku.sheet import (
     sheet_digest,
 )
 
-ROLL, WILD, WRITE, OVER = 0, 1, 2, 3
+ROLL: Final = 0
+WILD: Final = 1
+WRITE: Final = 2
+OVER: Final = 3
 PHASES = ("roll", "wild", "write", "over")
 
-NOWILD = 6
-WILD_BASE = 7
-WRITE_BASE = 31
-FRAME = MAX_SIDE  # writes address squares on a 16 x 16 frame
-NUM_ACTIONS = WRITE_BASE + 6 * FRAME * FRAME
+NOWILD: Final = 6
+WILD_BASE: Final = 7
+WRITE_BASE: Final = 31
+FRAME: Final = MAX_SIDE  # writes address squares on a 16 x 16 frame
+NUM_ACTIONS: Final = WRITE_BASE + 6 * FRAME * FRAME
 
 ROW_LABELS = ("1+", "2+")
 COUNTER_COLS = 9
-BLANK_COLS = (6, 7, 8)
+BLANK_COLS: Final = (6, 7, 8)
 SIXTH = Fraction(1, 6)
-_ROLLS = tuple((v - 1, SIXTH) for v in range(1, 7))
-_NO_DICE = (0, 0, 0, 0, 0, 0, 0)
+_ROLLS: Final = tuple((v - 1, SIXTH) for v in range(1, 7))
+_NO_DICE: Final = (0, 0, 0, 0, 0, 0, 0)
 
 _NOTATION_HELP = (
     "write '<value> r<row>c<col>' (5 r3c4), 'wild 1+ 3', 'wild 2+ blank 5', 'nowild', "
@@ -88,9 +90,20 @@ _WILD_RE = re.compile(r"^wild\s*([12])\s*\+\s*(blank\s*)?([1-6])$")
 _WRITE_RE = re.compile(r"^([1-6])\s*(r\s*\d+\s*c\s*\d+)$")
 
 
-@dataclass(frozen=True, slots=True)
+#: The fields of a state, in the order the constructor takes them.
+STATE_FIELDS = ("phase", "turn", "active", "dice", "wild", "box", "counter", "sheets", "left")
+
+
+@final
 class CSState:
-    """A Cat Sudoku position (see the module docstring for the encodings)."""
+    """A Cat Sudoku position (see the module docstring for the encodings).
+
+    A value: the engine never changes a state, it makes a new one; two states with
+    equal fields are equal and hash alike. (A plain class rather than a frozen
+    dataclass: play-outs make a state per move, and compiled it is a native class.)
+    """
+
+    __slots__ = (*STATE_FIELDS, "writers")
 
     phase: int
     turn: int
@@ -101,6 +114,88 @@ class CSState:
     counter: tuple[int, ...]
     sheets: tuple[tuple[int, ...], ...]
     left: tuple[tuple[int, ...], ...]
+    #: Not a field: the bit mask of the seats still writing (:func:`_writing` of
+    #: ``left``) once the engine has worked it out, else -1.
+    writers: int
+
+    def __init__(
+        self,
+        phase: int,
+        turn: int,
+        active: int,
+        dice: tuple[int, ...],
+        wild: int,
+        box: int,
+        counter: tuple[int, ...],
+        sheets: tuple[tuple[int, ...], ...],
+        left: tuple[tuple[int, ...], ...],
+    ) -> None:
+        self.phase = phase
+        self.turn = turn
+        self.active = active
+        self.dice = dice
+        self.wild = wild
+        self.box = box
+        self.counter = counter
+        self.sheets = sheets
+        self.left = left
+        self.writers = -1
+
+    def fields(
+        self,
+    ) -> tuple[
+        int,
+        int,
+        int,
+        tuple[int, ...],
+        int,
+        int,
+        tuple[int, ...],
+        tuple[tuple[int, ...], ...],
+        tuple[tuple[int, ...], ...],
+    ]:
+        """The fields in :data:`STATE_FIELDS` order."""
+        return (
+            self.phase,
+            self.turn,
+            self.active,
+            self.dice,
+            self.wild,
+            self.box,
+            self.counter,
+            self.sheets,
+            self.left,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, CSState):
+            return NotImplemented
+        return (
+            self.phase == other.phase
+            and self.turn == other.turn
+            and self.active == other.active
+            and self.wild == other.wild
+            and self.box == other.box
+            and self.dice == other.dice
+            and self.left == other.left
+            and self.counter == other.counter
+            and self.sheets == other.sheets
+        )
+
+    def __ne__(self, other: object) -> bool:
+        if not isinstance(other, CSState):
+            return NotImplemented
+        return not self == other
+
+    def __hash__(self) -> int:
+        return hash(self.fields())
+
+    def __repr__(self) -> str:
+        parts = ", ".join(f"{k}={v!r}" for k, v in zip(STATE_FIELDS, self.fields(), strict=True))
+        return f"CSState({parts})"
+
+    def __reduce__(self) -> tuple[type[CSState], tuple[object, ...]]:
+        return CSState, self.fields()
 
 
 def is_write(a: int) -> bool:
@@ -125,6 +220,27 @@ def wild_parts(a: int) -> tuple[int, bool, int]:
 
 def wild_action(row: int, blank: bool, value: int) -> int:
     return WILD_BASE + 12 * row + 6 * int(blank) + value - 1
+
+
+def _has_dice(d: tuple[int, ...]) -> bool:
+    """Whether a seat's dice counts (``left[p]``) hold a die still to write."""
+    return any(d)
+
+
+def _touches(vals: tuple[int, ...], squares: tuple[int, ...]) -> bool:
+    """Whether one of ``squares`` is filled in ``vals``."""
+    return any(vals[j] for j in squares)
+
+
+def _writing(left: tuple[tuple[int, ...], ...]) -> int:
+    """Bit mask of the seats with dice still to write (bit ``p`` for seat ``p``)."""
+    mask = 0
+    bit = 1
+    for d in left:
+        if _has_dice(d):
+            mask |= bit
+        bit <<= 1
+    return mask
 
 
 class _Notation:
@@ -225,12 +341,23 @@ class CatSudoku(BaseGame[CSState, int]):
         self._local = tuple(local)
         #: Blocked squares, which hold 0 in every sheet: empty squares = zeros - this.
         self._blocked = b.size - len(b.squares)
-        self._code = tuple(
+        self._code: tuple[tuple[int, ...], ...] = tuple(
             tuple(WRITE_BASE + (v - 1) * FRAME * FRAME + self._frame[i] for i in range(b.size))
             if v
             else ()
             for v in range(7)
         )
+        #: The same actions typed as objects: compiled, listing them then copies
+        #: references instead of making new int objects.
+        self._code_objects: tuple[tuple[object, ...], ...] = self._code
+        n = self.num_players
+        #: Who is to move in a writing phase, by the bit mask of the seats still writing.
+        self._writers = tuple(
+            ToMove(MoveKind.DECISION, tuple([p for p in range(n) if mask >> p & 1]))
+            for mask in range(1 << n)
+        )
+        #: Who is to move when seat ``p`` alone chooses (the wild).
+        self._deciders = tuple(ToMove.decision(p) for p in range(n))
 
     # -- protocol -------------------------------------------------------------------------
 
@@ -251,11 +378,14 @@ class CatSudoku(BaseGame[CSState, int]):
     def to_move(self, s: CSState) -> ToMove:
         ph = s.phase
         if ph == WRITE:
-            return ToMove(MoveKind.DECISION, tuple([p for p, d in enumerate(s.left) if any(d)]))
+            w = s.writers
+            if w < 0:
+                w = s.writers = _writing(s.left)
+            return self._writers[w]
         if ph == ROLL:
             return TO_MOVE_CHANCE
         if ph == WILD:
-            return ToMove.decision(s.active)
+            return self._deciders[s.active]
         return TO_MOVE_TERMINAL
 
     def chance_outcomes(self, s: CSState) -> Sequence[tuple[int, Fraction]]:
@@ -269,44 +399,56 @@ class CatSudoku(BaseGame[CSState, int]):
 
     def allowed_squares(self, s: CSState, player: int) -> list[int]:
         """The empty squares ``player`` may write into now (CS-3 setup, CS-6 adjacent)."""
-        vals = s.sheets[player]
+        return self.open_squares(s.sheets[player], s.turn == 0)
+
+    def open_squares(self, vals: tuple[int, ...], setup: bool) -> list[int]:
+        """The empty squares of the sheet ``vals`` that may be written into, in square
+        order: starting squares at the ``setup`` (CS-3), else fillable squares that
+        touch a filled one with the option adjacent, or all when none does (CS-6)."""
         b = self.board
-        if s.turn == 0:
+        if setup:
             return [i for i in b.starting if not vals[i]]
         empty = [i for i in b.fillable if not vals[i]]
         if self.adjacent:
             orth = b.orth
-            touching = [i for i in empty if any(vals[j] for j in orth[i])]
+            touching = [i for i in empty if _touches(vals, orth[i])]
             if touching:
                 return touching
         return empty
 
     def usable_boxes(self, s: CSState) -> list[int]:
         """The wild actions the dice allow on the Wild Counter (CS-4), in index order."""
-        counts = [0] * 7
+        counts = [0, 0, 0, 0, 0, 0, 0]
         for d in s.dice:
             counts[d] += 1
-        out = []
+        counter = s.counter
+        out: list[int] = []
         for row in (0, 1):
-            blank_free = any(not s.counter[9 * row + k] for k in BLANK_COLS)
+            base = 9 * row
             for v in range(1, 7):
-                if counts[v] > row and not s.counter[9 * row + v - 1]:
+                if counts[v] > row and not counter[base + v - 1]:
                     out.append(wild_action(row, False, v))
-            if blank_free:
-                out.extend(wild_action(row, True, v) for v in range(1, 7) if counts[v] > row)
-        return sorted(out)
+            if not (counter[base + 6] and counter[base + 7] and counter[base + 8]):
+                for v in range(1, 7):
+                    if counts[v] > row:
+                        out.append(wild_action(row, True, v))
+        return out
 
     def legal_actions(self, s: CSState, player: int) -> Sequence[int]:
         if s.phase == WRITE:
             if not 0 <= player < self.num_players:
                 return ()
             d = s.left[player]
-            if not any(d):
+            if not _has_dice(d):
                 return ()
-            values = range(1, 7) if d[0] else [v for v in range(1, 7) if d[v]]
             squares = self.allowed_squares(s, player)
-            code = self._code
-            return [code[v][i] for v in values for i in squares]
+            code = self._code_objects
+            out: list[object] = []
+            for v in range(1, 7):
+                if d[0] or d[v]:
+                    row = code[v]
+                    out += [row[i] for i in squares]
+            return cast(list[int], out)
         if s.phase == WILD and player == s.active:
             boxes = self.usable_boxes(s)
             return [NOWILD, *boxes] if self.wild_optional else boxes
@@ -376,7 +518,7 @@ class CatSudoku(BaseGame[CSState, int]):
             )
         return None
 
-    def apply(self, s: CSState, a: int, player: int | None = None) -> CSState:
+    def apply(self, s: CSState, a: object, player: int | None = None) -> CSState:
         if not isinstance(a, int) or isinstance(a, bool) or not 0 <= a < NUM_ACTIONS:
             raise IllegalActionError(self._fmt(a), "not a Cat Sudoku action")
         tm = self.to_move(s)
@@ -405,23 +547,26 @@ class CatSudoku(BaseGame[CSState, int]):
 
     def _roll(self, s: CSState, v: int) -> CSState:
         dice = tuple(sorted((*s.dice, v)))
-        # The constructor, not dataclasses.replace: search play-outs roll thousands of dice.
-        s = CSState(s.phase, s.turn, s.active, dice, s.wild, s.box, s.counter, s.sheets, s.left)
         if len(dice) < 4:
-            return s
+            return CSState(
+                s.phase, s.turn, s.active, dice, s.wild, s.box, s.counter, s.sheets, s.left
+            )
+        s = CSState(s.phase, s.turn, s.active, dice, s.wild, s.box, s.counter, s.sheets, s.left)
         if s.turn > 0 and self.usable_boxes(s):
             return CSState(WILD, s.turn, s.active, dice, s.wild, s.box, s.counter, s.sheets, s.left)
         return self._start_writing(s, 0, -1, s.counter)
 
     def _start_writing(self, s: CSState, wild: int, box: int, counter: tuple[int, ...]) -> CSState:
-        counts = [0] * 7
+        counts = [0, 0, 0, 0, 0, 0, 0]
         for d in s.dice:
             if d == wild:
                 counts[0] += 1
             else:
                 counts[d] += 1
         left = (tuple(counts),) * self.num_players
-        return CSState(WRITE, s.turn, s.active, s.dice, wild, box, counter, s.sheets, left)
+        after = CSState(WRITE, s.turn, s.active, s.dice, wild, box, counter, s.sheets, left)
+        after.writers = (1 << self.num_players) - 1  # four dice for every seat
+        return after
 
     def _choose_wild(self, s: CSState, a: int) -> CSState:
         if a == NOWILD:
@@ -444,29 +589,33 @@ class CatSudoku(BaseGame[CSState, int]):
             d[v] -= 1  # a plain die showing v; wild dice stay free for other values
         else:
             d[0] -= 1
-        if vals.count(0) > self._blocked:  # an empty fillable square is left
-            done = not any(d)
-        else:
-            d = [0] * 7  # CS-6: a full sheet leaves the other dice unused
-            done = True
+        if vals.count(0) == self._blocked:  # no empty fillable square is left
+            d = [0, 0, 0, 0, 0, 0, 0]  # CS-6: a full sheet leaves the other dice unused
         sheets = list(s.sheets)
         sheets[p] = tuple(vals)
         left = list(s.left)
         left[p] = tuple(d)
-        s = CSState(
+        after = CSState(
             s.phase, s.turn, s.active, s.dice, s.wild, s.box, s.counter, tuple(sheets), tuple(left)
         )
-        if done and not any(any(x) for x in left):
-            return self._end_turn(s)
-        return s
+        writers = s.writers
+        if writers < 0:
+            writers = _writing(s.left)
+        if not any(d):
+            writers &= ~(1 << p)
+        after.writers = writers
+        if writers:  # a seat still writes
+            return after
+        return self._end_turn(after)
 
     def _end_turn(self, s: CSState) -> CSState:
         blocked = self._blocked
-        if all(vals.count(0) == blocked for vals in s.sheets):  # no empty square left
-            return CSState(OVER, s.turn, s.active, (), 0, -1, s.counter, s.sheets, s.left)  # CS-7
-        turn = s.turn + 1
-        active = turn % self.num_players  # CS-3: from seat 1 after seat 0's setup roll
-        return CSState(ROLL, turn, active, (), 0, -1, s.counter, s.sheets, s.left)
+        for vals in s.sheets:
+            if vals.count(0) != blocked:  # an empty square is left: next turn
+                turn = s.turn + 1
+                active = turn % self.num_players  # CS-3: from seat 1 after seat 0's setup
+                return CSState(ROLL, turn, active, (), 0, -1, s.counter, s.sheets, s.left)
+        return CSState(OVER, s.turn, s.active, (), 0, -1, s.counter, s.sheets, s.left)  # CS-7
 
     # -- scoring ----------------------------------------------------------------------------
 

@@ -11,13 +11,12 @@ create (:meth:`Board.write_delta`) are short loops.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from sudoku_arena.games.cat_sudoku.sheet import OPEN_KINDS, START, Sheet
 
 #: Points lost per circle (CS-8).
-CIRCLE_PENALTY = 2
-
-_BITS = tuple(1 << v for v in range(7))
+CIRCLE_PENALTY: Final = 2
 
 
 def set_penalty(size: int) -> int:
@@ -91,7 +90,7 @@ class Board:
         mask adds no penalty there (:meth:`write_delta` is 0)."""
         m = 0
         for j in self.related[i]:
-            m |= _BITS[vals[j]]
+            m |= 1 << vals[j]
         return m & 0x7E
 
     def blocked_all(self, vals: tuple[int, ...] | list[int]) -> list[int]:
@@ -101,14 +100,14 @@ class Board:
         for i in self.squares:
             v = vals[i]
             if v:
-                bit = _BITS[v]
+                bit = 1 << v
                 for j in related[i]:
                     masks[j] |= bit
         return masks
 
     # -- scoring ----------------------------------------------------------------------
 
-    def circles(self, vals: tuple[int, ...] | list[int], i: int, per_segment: bool) -> int:
+    def circles(self, vals: tuple[int, ...], i: int, per_segment: bool) -> int:
         """How many circles square ``i`` gets (CS-8): 0 or 1, or up to 2 per segment."""
         v = vals[i]
         if not v:
@@ -127,13 +126,14 @@ class Board:
             return row + col
         return 1 if row or col else 0
 
-    def component(self, vals: tuple[int, ...] | list[int], i: int) -> list[int]:
+    def component(self, vals: tuple[int, ...], i: int) -> list[int]:
         """The diagonal set through ``i``: squares of ``vals[i]`` linked diagonally."""
         v = vals[i]
+        diag = self.diag
         seen = [i]
         k = 0
         while k < len(seen):
-            for j in self.diag[seen[k]]:
+            for j in diag[seen[k]]:
                 if vals[j] == v and j not in seen:
                     seen.append(j)
             k += 1
@@ -167,7 +167,8 @@ class Board:
 
     def write_delta(self, vals: tuple[int, ...], i: int, v: int, per_segment: bool) -> int:
         """How much the deduction grows when ``v`` is written into empty square ``i``
-        (:meth:`penalty` after minus before, computed from ``i``'s surroundings only)."""
+        (:meth:`penalty` after minus before, computed from ``i``'s surroundings only).
+        It depends only on which squares hold ``v``."""
         delta = 0
         # Circles: only i and the squares of value v in its two segments can change.
         row = col = 0
@@ -189,9 +190,9 @@ class Board:
                 change = (row > 0) + (col > 0) + (row == 1) + (col == 1)
             else:
                 change = 1
-                if row == 1 and v not in [vals[k] for k in self.colmates[rj]]:
+                if row == 1 and not _holds(vals, self.colmates[rj], v):
                     change += 1
-                if col == 1 and v not in [vals[k] for k in self.rowmates[cj]]:
+                if col == 1 and not _holds(vals, self.rowmates[cj], v):
                     change += 1
             delta = CIRCLE_PENALTY * change
         # Diagonal sets: i joins the sets of its diagonal neighbours of value v.
@@ -207,6 +208,11 @@ class Board:
         if joined:
             delta += set_penalty(1 + joined) - before
         return delta
+
+
+def _holds(vals: tuple[int, ...], squares: tuple[int, ...], v: int) -> bool:
+    """Whether one of ``squares`` holds ``v``."""
+    return any(vals[k] == v for k in squares)
 
 
 @dataclass(frozen=True, slots=True)

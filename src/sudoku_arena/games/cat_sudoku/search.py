@@ -22,9 +22,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import final
 
 from sudoku_arena.core.search import Budget, SearchHints
-from sudoku_arena.games.cat_sudoku.agents import GreedyAgent, plan_turn
+from sudoku_arena.games.cat_sudoku.agents import GreedyAgent, SheetWork, plan_turn
 from sudoku_arena.games.cat_sudoku.game import (
     NOWILD,
     WILD,
@@ -38,9 +39,7 @@ from sudoku_arena.games.cat_sudoku.game import (
 #: Candidates compared at each decision.
 CANDIDATES = 5
 
-_BITS = tuple(1 << v for v in range(7))
 _SAFE = tuple(6 - bin(m & 0x7E).count("1") for m in range(128))
-_greedy = GreedyAgent(seed=0)
 
 
 def _step(game: CatSudoku, s: CSState, a: int, p: int | None) -> CSState:
@@ -52,13 +51,30 @@ def _step(game: CatSudoku, s: CSState, a: int, p: int | None) -> CSState:
     return game._write(s, p, v, r * game.sheet.cols + c)
 
 
-def _rollout(game: CatSudoku, s: CSState, p: int, rng: random.Random) -> int:
-    _greedy._rng = rng  # the greedy agent's only randomness: its tie-breaks
-    action: int = _greedy.act(game, s, p)
-    return action
+@final
+class _Greedy:
+    """The greedy agent as a search's play-out policy and wild ranking. Each search
+    has its own (its sheet work is never shared between searches)."""
+
+    def __init__(self) -> None:
+        self.agent = GreedyAgent(seed=0)
+
+    def rollout(self, game: CatSudoku, s: CSState, p: int, rng: random.Random) -> int:
+        """The greedy agent's action, its tie-breaks drawn from ``rng``."""
+        agent = self.agent
+        agent._rng = rng  # the greedy agent's only randomness: its tie-breaks
+        return agent.act(game, s, p)
+
+    def prior(self, game: CatSudoku, s: CSState, p: int, actions: Sequence[int]) -> list[float]:
+        """:func:`_prior`, planning wild choices on the agent's sheet work."""
+        if actions and not is_write(actions[0]):
+            return _wild_prior(game, s, p, actions, self.agent.work(game, p, s.sheets[p]))
+        return _prior(game, s, p, actions)
 
 
-def _wild_prior(game: CatSudoku, s: CSState, p: int, actions: Sequence[int]) -> list[float]:
+def _wild_prior(
+    game: CatSudoku, s: CSState, p: int, actions: Sequence[int], work: SheetWork | None = None
+) -> list[float]:
     cost: dict[int, int] = {}
     out = []
     for a in actions:
@@ -68,7 +84,7 @@ def _wild_prior(game: CatSudoku, s: CSState, p: int, actions: Sequence[int]) -> 
             row, blank, v = wild_parts(a)
             spare = 0.1 * row - 0.2 * blank  # numbered before blank, "2+" before "1+"
         if v not in cost:
-            cost[v] = plan_turn(game, s, p, v)
+            cost[v] = plan_turn(game, s, p, v, work)
         out.append(-10.0 * cost[v] + 0.5 * s.dice.count(v) + spare)
     return out
 
@@ -92,7 +108,7 @@ def _prior(game: CatSudoku, s: CSState, p: int, actions: Sequence[int]) -> list[
         i = r * cols + c
         d = board.write_delta(vals, i, v, per)
         harm = 0.0
-        bit = _BITS[v]
+        bit = 1 << v
         for j in (*segmates[i], *diag[i]):
             if vals[j]:
                 continue
@@ -100,9 +116,9 @@ def _prior(game: CatSudoku, s: CSState, p: int, actions: Sequence[int]) -> list[
             if m is None:
                 m = 0
                 for k in segmates[j]:
-                    m |= _BITS[vals[k]]
+                    m |= 1 << vals[k]
                 for k in diag[j]:
-                    m |= _BITS[vals[k]]
+                    m |= 1 << vals[k]
                 masks[j] = m
             if not m & bit:
                 k = _SAFE[m & 0x7E]
@@ -112,6 +128,7 @@ def _prior(game: CatSudoku, s: CSState, p: int, actions: Sequence[int]) -> list[
 
 
 def search_hints(game: CatSudoku) -> SearchHints:
+    greedy = _Greedy()
     return SearchHints(
         levels={
             "easy": Budget(CANDIDATES, 0.3),
@@ -120,8 +137,8 @@ def search_hints(game: CatSudoku) -> SearchHints:
         },
         step=_step,
         step_chance=True,
-        rollout_action=_rollout,
-        prior=_prior,
+        rollout_action=greedy.rollout,
+        prior=greedy.prior,
         root_candidates=CANDIDATES,
         # Only used if the tree search runs (root_candidates=None): each seat writes
         # his own sheet, so within a writing phase no seat's best write depends on

@@ -33,6 +33,7 @@ import re
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib import resources
+from typing import Final
 
 from sudoku_arena.core.errors import InvalidParameterError, NotationError
 
@@ -45,7 +46,7 @@ OPEN_KINDS = frozenset((FILL, START, PRINTED))
 #: Shipped sheets, easiest first (CS-1).
 SHEET_NAMES = ("spring", "summer", "autumn", "winter")
 
-MAX_SIDE = 16
+MAX_SIDE: Final = 16
 MIN_SIDE = 2
 MIN_SEGMENT, MAX_SEGMENT = 2, 6
 MIN_START = 4
