@@ -315,8 +315,8 @@ def test_actions_of_the_wrong_kind_are_refused_plainly(bad: object) -> None:
     """Compiled or not, anything but an action index is an illegal action."""
     game = new(players=2)
     s = game.initial_state()
-    with pytest.raises(IllegalActionError, match="not a Cat Sudoku action"):
-        game.apply(s, bad, None)  # type: ignore[arg-type]
+    with pytest.raises(IllegalActionError, match=r"not a Cat Sudoku action|not an action index"):
+        game.apply(s, bad, None)
     assert s == game.initial_state()
 
 

@@ -519,7 +519,8 @@ class CatSudoku(BaseGame[CSState, int]):
         return None
 
     def apply(self, s: CSState, a: object, player: int | None = None) -> CSState:
-        if not isinstance(a, int) or isinstance(a, bool) or not 0 <= a < NUM_ACTIONS:
+        a = self.action_index(a)
+        if not 0 <= a < NUM_ACTIONS:
             raise IllegalActionError(self._fmt(a), "not a Cat Sudoku action")
         tm = self.to_move(s)
         if tm.is_chance:
