@@ -40,6 +40,7 @@ HOT_MODULES = [
     "sudoku_arena/core/base.py",
     "sudoku_arena/core/errors.py",
     "sudoku_arena/core/draws.py",
+    "sudoku_arena/core/chance.py",
     "sudoku_arena/grids/sudoku.py",
     "sudoku_arena/grids/hex.py",
     "sudoku_arena/games/tic_tac_sudoku/rules.py",

@@ -35,6 +35,7 @@ from fractions import Fraction
 from typing import ClassVar, Final, cast, final
 
 from sudoku_arena.core.base import BaseGame
+from sudoku_arena.core.chance import probability
 from sudoku_arena.core.errors import (
     IllegalActionError,
     InvalidParameterError,
@@ -76,7 +77,7 @@ NUM_ACTIONS: Final = WRITE_BASE + 6 * FRAME * FRAME
 ROW_LABELS = ("1+", "2+")
 COUNTER_COLS = 9
 BLANK_COLS: Final = (6, 7, 8)
-SIXTH = Fraction(1, 6)
+SIXTH = probability(1, 6)
 _ROLLS: Final = tuple((v - 1, SIXTH) for v in range(1, 7))
 _NO_DICE: Final = (0, 0, 0, 0, 0, 0, 0)
 

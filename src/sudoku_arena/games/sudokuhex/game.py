@@ -22,13 +22,12 @@ from __future__ import annotations
 import functools
 import random
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import ClassVar, final
 
-from mypy_extensions import mypyc_attr
-
 from sudoku_arena.core.base import BaseGame
+from sudoku_arena.core.chance import probability
 from sudoku_arena.core.draws import shuffle
 from sudoku_arena.core.errors import IllegalActionError, NotationError, StateFormatError
 from sudoku_arena.core.params import ParamValue, players_param
@@ -255,45 +254,10 @@ def _blocked_masks(board: Sequence[int]) -> tuple[int, tuple[int, ...]]:
     return occupied, blocked
 
 
-@mypyc_attr(native_class=False)
-class _Probability(Fraction):
-    """An exact chance outcome probability that also keeps its value as a float.
-
-    It is a :class:`~fractions.Fraction` in every respect (equality, hashing,
-    arithmetic, ``str``); only ``float()``, which samplers call at every chance node,
-    is a stored value instead of a division through two properties. Immutable:
-    copies are itself. Made by :func:`_probability` only."""
-
-    __slots__ = ("_float",)
-    _float: float
-
-    def __float__(self) -> float:
-        return self._float
-
-    def __repr__(self) -> str:
-        return f"Fraction({self.numerator}, {self.denominator})"
-
-    def __copy__(self) -> _Probability:
-        return self
-
-    def __deepcopy__(self, memo: object) -> _Probability:
-        return self
-
-    def __reduce__(self) -> tuple[Callable[[int, int], Fraction], tuple[int, int]]:
-        return _probability, (self.numerator, self.denominator)
-
-
-def _probability(numerator: int, denominator: int) -> Fraction:
-    """``Fraction(numerator, denominator)`` that converts to float without arithmetic."""
-    p = _Probability(numerator, denominator)
-    p._float = numerator / denominator
-    return p
-
-
 #: ``_PROBABILITY[total][count]`` is ``Fraction(count, total)``: a draw's chances are
 #: shared values, not fractions made again at every chance node.
 _PROBABILITY: tuple[tuple[Fraction, ...], ...] = tuple(
-    tuple(_probability(c, max(total, 1)) for c in range(COPIES + 1))
+    tuple(probability(c, max(total, 1)) for c in range(COPIES + 1))
     for total in range(NUMBERS * COPIES + 1)
 )
 
@@ -314,7 +278,7 @@ def _start_outcomes(start: tuple[int, ...]) -> tuple[tuple[int, Fraction], ...]:
     if found is None:
         v = start.index(-1) + 1
         hexes = [h for hc in range(7) if not used >> hc & 1 for h in HONEYCOMB_HEXES[hc]]
-        p = _probability(1, len(hexes))
+        p = probability(1, len(hexes))
         found = tuple([(start_action(v, h), p) for h in hexes])
         _START_OUTCOMES[used] = found
     return found
