@@ -27,7 +27,7 @@ PHONE = {"width": 390, "height": 844}
 #: (tap targets of at least 40 CSS px on a phone).
 GAMES: list[tuple[str, dict[str, Any], bool]] = [
     ("tic-tac-sudoku", {}, True),
-    ("sudoku-warriors", {"players": 2, "target": 1}, True),
+    ("sudoku-warriors", {"players": 2, "target": 2}, True),
     ("cat-sudoku", {"players": 2}, False),
     ("sudokuhex", {"players": 2}, False),
     ("citadel", {"size": 9, "max_turns": 8}, False),
