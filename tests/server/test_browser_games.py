@@ -146,9 +146,13 @@ def test_a_whole_game_against_a_bot_by_clicks(
     taps: list[float] = []
     shot = False
     for _ in range(600):
+        # My turn: a live place on the board, or only buttons (a Sudoku Warriors bid
+        # with no village left to add offers just "Yield" and "Add no village").
         page.wait_for_function(
             "() => !document.querySelector('#result').hidden || "
-            "document.querySelector('.my-turn .live')",
+            "document.querySelector('.my-turn .live') || "
+            "[...document.querySelectorAll('#actions button')]"
+            ".some(b => b.offsetParent !== null)",
             timeout=30_000,
         )
         if page.locator("#result").is_visible():
