@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from sudoku_arena.core.protocol import AnyGame
 from sudoku_arena.core.registry import registered_games
 from sudoku_arena.testing import ConformanceError, check_game, check_one
-from sudoku_arena.testing.conformance import player_counts
+from sudoku_arena.testing.conformance import _check_svg, player_counts
 from sudoku_arena.testing.runner import plan, run_batch
 
 GAME_IDS = [s.id for s in registered_games()]
@@ -115,3 +116,40 @@ def test_every_shares_the_deep_plies_out_among_seeds() -> None:
     assert deep(4, 3) == deep(5, 3) == 10
     with pytest.raises(ValueError, match="every=0"):
         check_one("tic-tac-sudoku", 2, 4, every=0)
+
+
+def test_drawings_must_not_depend_on_the_observer(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Tic-Tac-Sudoku's views are the public one for every seat: the suite draws the
+    # spectator's and one seat's, and they must be the same (the server draws one).
+    import sudoku_arena.testing.conformance as conformance
+
+    original = conformance.entry_of
+
+    def leaky(game: AnyGame) -> object:
+        entry = original(game)
+
+        def text(view: dict[str, object], *, color: bool = False) -> str:
+            return f"{entry.render_text(view, color=color)}\nseen by {view['observer']}"
+
+        return replace(entry, render_text=text)
+
+    monkeypatch.setattr(conformance, "entry_of", leaky)
+    with pytest.raises(ConformanceError, match="differs from the spectator's"):
+        check_one("tic-tac-sudoku", 2, 3, deep_plies=4)
+
+
+def test_svg_check_finds_bad_actions_and_bad_documents() -> None:
+    from sudoku_arena.core.registry import load
+
+    game = load("tic-tac-sudoku", seed=1)
+    ok = '<svg xmlns="http://www.w3.org/2000/svg"><rect data-action="r1c1"/></svg>'
+    _check_svg(game, ok, "here")
+    for doc, message in [
+        ("<svg><rect data-action='r1c1'/><rect data-action = 'r0c9'/></svg>", "'r0c9'"),
+        ('<svg><rect data-action="r1c1 &amp; r2c2"/></svg>', "'r1c1 & r2c2'"),
+        ('<svg><rect data-action="r1c1"></svg>', "not well-formed"),
+        ('<svg><x:rect data-action="r1c1"/></svg>', "not well-formed"),  # unbound prefix
+        ('<g data-action="r1c1"/>', "did not return an <svg>"),
+    ]:
+        with pytest.raises(ConformanceError, match=message):
+            _check_svg(game, doc, "here")

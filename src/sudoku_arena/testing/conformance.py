@@ -321,10 +321,10 @@ def _check_views(
     In games with neither hidden information nor simultaneous moves every seat's view is
     the public one with its own ``observer`` (checked here), and the renderers must not
     depend on ``observer`` (the web server draws such a position once for every seat,
-    ``LiveGame.svg``). So the public view is drawn, and one seat's view, the ``witness``
-    (the checked plies take the seats in turn), must give the same drawings; drawing
-    every seat's copy of the same view again would check nothing more. In the other
-    games each observer's view is drawn.
+    ``LiveGame.svg``). So the public view is drawn, and on the plies whose SVG is checked
+    one seat's view, the ``witness`` (the seats take turns from ply to ply), must give
+    the same text and SVG; drawing every seat's copy of the same view again would check
+    nothing more. In the other games each observer's view is drawn.
     """
     observers: list[int | None] = [None, *range(game.num_players)]
     hidden = game.spec.hidden_information
@@ -362,7 +362,7 @@ def _check_views(
                         f"{at}: legal actions of {obs} change under determinize",
                     )
                 report.tick("secrecy checks")
-        if shared and obs is not None and obs != witness:
+        if shared and obs is not None and (obs != witness or not svg):
             continue  # the same view as the public one, whose drawings are checked
         text = entry.render_text(v)
         _require(isinstance(text, str) and bool(text), f"{at}: render_text drew nothing")
