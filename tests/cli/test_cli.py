@@ -172,7 +172,10 @@ def test_check_command_depth_follows_the_run_and_failures_say_it(
     assert f"GAMES // {full}" in result.output and f"what {full} whole games do" in result.output
     args = ["check", "tic-tac-sudoku", "--games", "2", "--jobs", "1"]
     result = runner.invoke(app, args, env={"COLUMNS": "300"})
-    assert "depth: every check on the first 150 plies of each game" in result.output
+    assert (
+        "depth: every check on each of the first 150 plies of each game, and on its end"
+        in result.output
+    )
     # A run large for the policy: the checks are spread over whole games, and a failure's
     # command repeats the depth so that the game is checked the same way again.
     monkeypatch.setattr(runner_module, "FULL_GAMES", 1)
@@ -183,7 +186,9 @@ def test_check_command_depth_follows_the_run_and_failures_say_it(
 
     monkeypatch.setattr(TicTacSudoku, "load_state", lossy)
     result = runner.invoke(app, [*args, "--seed", "40"], env={"COLUMNS": "300"})
-    assert "depth: every check on one in 2 of every ply of each game" in result.output
+    assert (
+        "depth: every check on one in 2 of all plies of each game (a different one" in result.output
+    )
     assert result.exit_code == 1, result.output
     again = "sudoku-arena check tic-tac-sudoku --games 1 --seed 41 --param players=2"
     assert f"again: {again} --deep-plies 200000 --every 2" in result.output

@@ -146,9 +146,14 @@ def _print_game(check: _GameCheck) -> None:
 
 def _depth_line(deep_plies: int, every: int) -> str:
     """Which plies of each game get every check, in words."""
-    plies = "every ply" if deep_plies >= WHOLE_GAME else f"the first {deep_plies} plies"
-    some = "" if every == 1 else f"one in {every} of "
-    return f"depth: every check on {some}{plies} of each game, and on its end"
+    plies = "all plies" if deep_plies >= WHOLE_GAME else f"the first {deep_plies} plies"
+    if every == 1:
+        share = "each of"
+        which = ""
+    else:
+        share = f"one in {every} of"
+        which = " (a different one from game to game)"
+    return f"depth: every check on {share} {plies} of each game{which}, and on its end"
 
 
 @app.command("check")
