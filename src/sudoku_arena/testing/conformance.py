@@ -14,7 +14,9 @@ For each game (at its smallest and largest player counts) it plays random games 
 * views are plain JSON for every observer and the spectator, and for games with hidden
   information a view does not change when only what the observer cannot see changes
   (checked through ``determinize``);
-* text and SVG renderers draw every view; every ``data-action`` in the SVG parses;
+* text renderers draw every view, SVG renderers every view of one ply in 7 and of the
+  end (where every seat's view is the public one: the spectator's, and on those plies
+  one seat's, which must draw the same); every ``data-action`` in the SVG parses;
 * at the end, the outcome agrees with the returns, and the record replays exactly.
 
 Each random game is independent and named by its game, player count and seed

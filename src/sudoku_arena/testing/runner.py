@@ -47,12 +47,12 @@ def depth_for(games: int) -> tuple[int, int]:
     or ``--every``).
 
     Up to ``2 * FULL_GAMES - 1`` games: the first ``DEEP_PLIES`` plies of every game get
-    every check (the depth all runs had before). Above: one ply in ``games // FULL_GAMES``
+    every check (``check_one``'s default depth). Above: one ply in ``games // FULL_GAMES``
     over whole games, a different one from game to game (see ``check_one``'s ``every``),
     so late positions are checked too and the work of checking stays about that of
-    ``FULL_GAMES`` whole games, while playing the games grows with their number. Such a
-    run checks at least as many plies as a run of ``FULL_GAMES`` games at the first
-    depth, never fewer.
+    ``FULL_GAMES`` whole games, while playing the games grows with their number. On
+    average such a run checks as many plies as ``FULL_GAMES`` whole games: no fewer than
+    a run of ``FULL_GAMES`` games at the first depth.
     """
     every = games // FULL_GAMES
     if every < 2:
