@@ -8,10 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from sudoku_arena.core.protocol import AnyGame
 from sudoku_arena.core.registry import registered_games
 from sudoku_arena.testing import ConformanceError, check_game, check_one
-from sudoku_arena.testing.conformance import player_counts
-from sudoku_arena.testing.runner import plan, run_batch
+from sudoku_arena.testing.conformance import DEEP_PLIES, _check_svg, player_counts
+from sudoku_arena.testing.runner import FULL_GAMES, WHOLE_GAME, depth_for, plan, run_batch
 
 GAME_IDS = [s.id for s in registered_games()]
 ROOT = Path(__file__).resolve().parent.parent
@@ -115,3 +116,68 @@ def test_every_shares_the_deep_plies_out_among_seeds() -> None:
     assert deep(4, 3) == deep(5, 3) == 10
     with pytest.raises(ValueError, match="every=0"):
         check_one("tic-tac-sudoku", 2, 4, every=0)
+
+
+def test_small_runs_keep_the_first_plies_and_large_runs_spread_a_budget() -> None:
+    # Up to twice FULL_GAMES games (CI's 50, the test suite's few): every game's first
+    # DEEP_PLIES plies, as before the policy existed.
+    for games in (1, 50, FULL_GAMES, 2 * FULL_GAMES - 1):
+        assert depth_for(games) == (DEEP_PLIES, 1)
+    # Above: one ply in games // FULL_GAMES of whole games, so the plies checked stay
+    # about those of FULL_GAMES whole games and never fall below FULL_GAMES games'
+    # worth of the first depth.
+    assert depth_for(2 * FULL_GAMES) == (WHOLE_GAME, 2)
+    assert depth_for(10_000) == (WHOLE_GAME, 10_000 // FULL_GAMES)
+    for games in (2 * FULL_GAMES, 3 * FULL_GAMES - 1, 10_000, 10_001):
+        deep, every = depth_for(games)
+        assert games / every >= FULL_GAMES and deep >= DEEP_PLIES
+
+
+def test_spread_checks_reach_late_plies() -> None:
+    # Consecutive seeds share out the plies of whole games: together they check plies
+    # past the first window's end.
+    deep, every = WHOLE_GAME, 5
+    checked = sum(
+        check_one("citadel", 2, seed, deep_plies=deep, every=every).counts["dump/load round-trips"]
+        for seed in range(3)
+    )
+    plies = sum(check_one("citadel", 2, seed, deep_plies=0).plies for seed in range(3))
+    assert plies > 3 * DEEP_PLIES  # these games are long
+    assert checked >= plies // every
+
+
+def test_drawings_must_not_depend_on_the_observer(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Tic-Tac-Sudoku's views are the public one for every seat: the suite draws the
+    # spectator's and one seat's, and they must be the same (the server draws one).
+    import sudoku_arena.testing.conformance as conformance
+
+    original = conformance.entry_of
+
+    def leaky(game: AnyGame) -> object:
+        entry = original(game)
+
+        def text(view: dict[str, object], *, color: bool = False) -> str:
+            return f"{entry.render_text(view, color=color)}\nseen by {view['observer']}"
+
+        return replace(entry, render_text=text)
+
+    monkeypatch.setattr(conformance, "entry_of", leaky)
+    with pytest.raises(ConformanceError, match="differs from the spectator's"):
+        check_one("tic-tac-sudoku", 2, 3, deep_plies=4)
+
+
+def test_svg_check_finds_bad_actions_and_bad_documents() -> None:
+    from sudoku_arena.core.registry import load
+
+    game = load("tic-tac-sudoku", seed=1)
+    ok = '<svg xmlns="http://www.w3.org/2000/svg"><rect data-action="r1c1"/></svg>'
+    _check_svg(game, ok, "here")
+    for doc, message in [
+        ("<svg><rect data-action='r1c1'/><rect data-action = 'r0c9'/></svg>", "'r0c9'"),
+        ('<svg><rect data-action="r1c1 &amp; r2c2"/></svg>', "'r1c1 & r2c2'"),
+        ('<svg><rect data-action="r1c1"></svg>', "not well-formed"),
+        ('<svg><x:rect data-action="r1c1"/></svg>', "not well-formed"),  # unbound prefix
+        ('<g data-action="r1c1"/>', "did not return an <svg>"),
+    ]:
+        with pytest.raises(ConformanceError, match=message):
+            _check_svg(game, doc, "here")

@@ -160,6 +160,42 @@ def test_check_command_names_failures_and_how_to_replay_them(
     assert "seed=41 ply=" in result.output and "seed=40" not in result.output
 
 
+def test_check_command_depth_follows_the_run_and_failures_say_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import sudoku_arena.testing.runner as runner_module
+    from sudoku_arena.games.tic_tac_sudoku.game import TicTacSudoku
+
+    full = runner_module.FULL_GAMES
+    result = runner.invoke(app, ["check", "--help"], env={"COLUMNS": "300"})
+    assert f"fewer than {2 * full} games" in result.output
+    assert f"GAMES // {full}" in result.output and f"what {full} whole games do" in result.output
+    args = ["check", "tic-tac-sudoku", "--games", "2", "--jobs", "1"]
+    result = runner.invoke(app, args, env={"COLUMNS": "300"})
+    assert (
+        "depth: every check on each of the first 150 plies of each game, and on its end"
+        in result.output
+    )
+    # A run large for the policy: the checks are spread over whole games, and a failure's
+    # command repeats the depth so that the game is checked the same way again.
+    monkeypatch.setattr(runner_module, "FULL_GAMES", 1)
+    original = TicTacSudoku.load_state
+
+    def lossy(self: TicTacSudoku, data: dict[str, object]) -> object:
+        return original(self, data)._replace(scores=(0, 0))
+
+    monkeypatch.setattr(TicTacSudoku, "load_state", lossy)
+    result = runner.invoke(app, [*args, "--seed", "40"], env={"COLUMNS": "300"})
+    assert (
+        "depth: every check on one in 2 of all plies of each game (a different one" in result.output
+    )
+    assert result.exit_code == 1, result.output
+    again = "sudoku-arena check tic-tac-sudoku --games 1 --seed 41 --param players=2"
+    assert f"again: {again} --deep-plies 200000 --every 2" in result.output
+    result = runner.invoke(app, [*args, "--every", "3"], env={"COLUMNS": "300"})
+    assert "depth: every check on one in 3 of the first 150 plies of each game" in result.output
+
+
 def test_check_command_refuses_bad_options() -> None:
     result = runner.invoke(app, ["check", "tic-tac-sudoku", "--jobs", "0"])
     assert result.exit_code == 2

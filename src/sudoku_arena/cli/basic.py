@@ -19,7 +19,7 @@ from sudoku_arena.core.registry import registered_games, spec_of
 from sudoku_arena.core.types import GameSpec
 from sudoku_arena.testing import ConformanceError, ConformanceReport, Failure
 from sudoku_arena.testing.conformance import DEEP_PLIES
-from sudoku_arena.testing.runner import Batch, Runner, plan
+from sudoku_arena.testing.runner import WHOLE_GAME, Batch, Runner, depth_for, plan
 
 
 def _kind(spec: GameSpec) -> str:
@@ -144,6 +144,18 @@ def _print_game(check: _GameCheck) -> None:
     console.print(table)
 
 
+def _depth_line(deep_plies: int, every: int) -> str:
+    """Which plies of each game get every check, in words."""
+    plies = "all plies" if deep_plies >= WHOLE_GAME else f"the first {deep_plies} plies"
+    if every == 1:
+        share = "each of"
+        which = ""
+    else:
+        share = f"one in {every} of"
+        which = " (a different one from game to game)"
+    return f"depth: every check on {share} {plies} of each game{which}, and on its end"
+
+
 @app.command("check")
 def check(
     game: Annotated[str, typer.Argument(help="game id, or 'all'")] = "all",
@@ -155,21 +167,35 @@ def check(
         typer.Option("--jobs", "-j", min=1, help="worker processes (default: one per core)"),
     ] = None,
     deep_plies: Annotated[
-        int, typer.Option(min=0, help="plies at the start of each game given every check")
-    ] = DEEP_PLIES,
+        int | None,
+        typer.Option(
+            min=0,
+            help=f"plies at the start of each game given every check ({DEEP_PLIES} when only"
+            f" --every is given; {WHOLE_GAME}: whole games)",
+            show_default=False,
+        ),
+    ] = None,
     every: Annotated[
-        int,
+        int | None,
         typer.Option(
             min=1,
             help="give every check to one of K of those plies, a different one from game to "
-            "game (with a large --deep-plies: spread over whole games at less cost)",
+            "game (with a large --deep-plies: spread over whole games at less cost; 1 when "
+            "only --deep-plies is given)",
+            show_default=False,
         ),
-    ] = 1,
+    ] = None,
 ) -> None:
     """Run the conformance suite (random games against the protocol's promises).
 
     Games run in worker processes; a failure names its game, player count and seed, and
     the command that checks that game alone. Ctrl-C stops after the games in progress.
+
+    Depth, unless --deep-plies or --every is given: runs of fewer than 500 games per
+    player count give every check to each of the first 150 plies of every game; larger
+    runs give it to one ply in GAMES // 250 over whole games, a different one from game
+    to game, so that the checking costs about what 250 whole games do and the games'
+    later plies are checked too. The end of every game is always checked in full.
     """
     ids = [s.id for s in registered_games()] if game == "all" else [game]
     try:
@@ -179,6 +205,10 @@ def check(
     except ArenaError as exc:
         fail(str(exc))
     workers = jobs if jobs is not None else _default_jobs()
+    if deep_plies is None and every is None:
+        deep_plies, every = depth_for(games)
+    deep_plies = DEEP_PLIES if deep_plies is None else deep_plies
+    every = 1 if every is None else every
     checks: list[_GameCheck] = []
     batches: list[Batch] = []
     for gid in ids:
@@ -190,6 +220,7 @@ def check(
         checks.append(_GameCheck(gid, len(mine)))
         batches.extend(mine)
     by_game = {c.game: c for c in checks}
+    console.print(_depth_line(deep_plies, every), style="dim")
     total = sum(len(b.seeds) for b in batches)
     started = time.perf_counter()
     done = 0

@@ -14,7 +14,9 @@ For each game (at its smallest and largest player counts) it plays random games 
 * views are plain JSON for every observer and the spectator, and for games with hidden
   information a view does not change when only what the observer cannot see changes
   (checked through ``determinize``);
-* text and SVG renderers draw every view; every ``data-action`` in the SVG parses;
+* text renderers draw every view, SVG renderers every view of one ply in 7 and of the
+  end (where every seat's view is the public one: the spectator's, and on those plies
+  one seat's, which must draw the same); every ``data-action`` in the SVG parses;
 * at the end, the outcome agrees with the returns, and the record replays exactly.
 
 Each random game is independent and named by its game, player count and seed
@@ -26,7 +28,9 @@ text and SVG drawings), so the checks here call each function once per ply and o
 
 from __future__ import annotations
 
+import html
 import random
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -150,7 +154,9 @@ def _check_one(
         s = match.state
         ply = match.ply
         if ply in deep:
-            _check_state(game, s, rng, sample, f"{where} ply={ply}", report, svg=(ply % 7 == 0))
+            _check_state(
+                game, s, ply, rng, sample, f"{where} ply={ply}", report, svg=(ply % 7 == 0)
+            )
         tm = match.to_move()
         players = tm.players
         if not (tm.is_decision and players):
@@ -167,7 +173,7 @@ def _check_one(
         if match.ply > 200_000:
             raise ConformanceError(f"{where}: no end after 200000 plies")
     s = match.state
-    _check_state(game, s, rng, sample, f"{where} end", report, svg=True)
+    _check_state(game, s, match.ply, rng, sample, f"{where} end", report, svg=True)
     _check_end(game, s, where, report)
     _check_record(game, match, where, report)
 
@@ -191,13 +197,14 @@ def _check_chance_history(
     states = match.history  # a live view: copying every state at every ply is quadratic
     for k in range(seen, len(states) - 1):
         if k in deep and game.to_move(states[k]).is_chance:
-            _check_state(game, states[k], rng, sample, f"{where} ply={k}", report, svg=False)
+            _check_state(game, states[k], k, rng, sample, f"{where} ply={k}", report, svg=False)
     return len(states) - 1
 
 
 def _check_state(
     game: AnyGame,
     s: object,
+    ply: int,
     rng: random.Random,
     sample: int,
     at: str,
@@ -289,7 +296,7 @@ def _check_state(
                 else:
                     raise ConformanceError(f"{at}: seat {q} acted out of turn")
     _require(game.dump_state(s) == before, f"{at}: a method mutated the state")
-    _check_views(game, s, rng, at, report, svg)
+    _check_views(game, s, rng, at, report, svg, witness=ply % n)
 
 
 def _check_action_codec(game: AnyGame, a: object, at: str) -> None:
@@ -303,13 +310,30 @@ def _check_action_codec(game: AnyGame, a: object, at: str) -> None:
 
 
 def _check_views(
-    game: AnyGame, s: object, rng: random.Random, at: str, report: ConformanceReport, svg: bool
+    game: AnyGame,
+    s: object,
+    rng: random.Random,
+    at: str,
+    report: ConformanceReport,
+    svg: bool,
+    witness: int,
 ) -> None:
+    """Views for the spectator and every seat, and their drawings.
+
+    In games with neither hidden information nor simultaneous moves every seat's view is
+    the public one with its own ``observer`` (checked here), and the renderers must not
+    depend on ``observer`` (the web server draws such a position once for every seat,
+    ``LiveGame.svg``). So the public view is drawn, and on the plies whose SVG is checked
+    one seat's view, the ``witness`` (the seats take turns from ply to ply), must give
+    the same text and SVG; drawing every seat's copy of the same view again would check
+    nothing more. In the other games each observer's view is drawn.
+    """
     observers: list[int | None] = [None, *range(game.num_players)]
     hidden = game.spec.hidden_information
     shared = not hidden and not game.spec.simultaneous
     entry = entry_of(game)
     public = game.view(s, None)
+    drawn: tuple[str, str | None] | None = None  # the public view's text and SVG
     for obs in observers:
         v = public if obs is None else game.view(s, obs)
         _require(isinstance(v, dict), f"{at}: view is not a dict")
@@ -340,30 +364,59 @@ def _check_views(
                         f"{at}: legal actions of {obs} change under determinize",
                     )
                 report.tick("secrecy checks")
+        if shared and obs is not None and (obs != witness or not svg):
+            continue  # the same view as the public one, whose drawings are checked
         text = entry.render_text(v)
         _require(isinstance(text, str) and bool(text), f"{at}: render_text drew nothing")
+        doc: str | None = None
         if svg:
-            _check_svg(game, entry.render_svg(v), at)
-            report.tick("SVG drawings checked")
+            doc = entry.render_svg(v)
+            if drawn is None or not shared:
+                _check_svg(game, doc, at)
+                report.tick("SVG drawings checked")
+        if shared:
+            if drawn is None:
+                drawn = (text, doc)
+            else:
+                _require(
+                    (text, doc) == drawn,
+                    f"{at}: the drawing of seat {obs}'s view differs from the spectator's"
+                    " (renderers must not depend on 'observer' in this game)",
+                )
+                report.tick("drawings independent of the observer")
+
+
+#: ``data-action`` attributes in a drawing, their values with the quotes (either kind;
+#: XML allows spaces around ``=``). Matched in the text, after expat has found the
+#: document well-formed, because a parser callback for each of a drawing's hundreds of
+#: elements cost more than drawing it. The pattern starts with the name, which the regex
+#: engine finds fast; text that merely looks like such an attribute (in a title, or an
+#: attribute whose name ends in ``data-action``) is matched too and checked as an
+#: action: a spurious failure, never a missed one.
+_DATA_ACTION = re.compile(r"""data-action\s*=\s*("[^"]*"|'[^']*')""")
+
+_ATTRIBUTE_SPACES = str.maketrans("\t\n\r", "   ")
+
+
+def _attribute_value(quoted: str) -> str:
+    """An attribute value, given with its quotes, as an XML parser gives it: literal line
+    ends and tabs become spaces (a line end is one character first), then references
+    are replaced."""
+    spaced = quoted[1:-1].replace("\r\n", " ").translate(_ATTRIBUTE_SPACES)
+    return html.unescape(spaced) if "&" in spaced else spaced
 
 
 def _check_svg(game: AnyGame, doc: str, at: str) -> None:
     """``doc`` is well-formed XML (namespaces bound), its root is ``<svg>``, and every
-    ``data-action`` attribute parses as an action."""
+    ``data-action`` attribute parses as an action (each distinct one parsed once)."""
     names: list[str] = []
-    actions: list[str] = []
     # Parsed as ElementTree would (expat, namespaces processed), without building a tree;
-    # after the root, elements are looked at only when the document has data-action.
+    # only the root element reaches Python.
     parser = expat.ParserCreate(namespace_separator="}")
-    wanted = "data-action" in doc
 
     def start(name: str, attrs: dict[str, str]) -> None:
         names.append(name)
-        act = attrs.get("data-action")
-        if act is not None:
-            actions.append(act)
-        if not wanted:
-            parser.StartElementHandler = None
+        parser.StartElementHandler = None
 
     parser.StartElementHandler = start
     try:
@@ -374,7 +427,8 @@ def _check_svg(game: AnyGame, doc: str, at: str) -> None:
         bool(names) and names[0].endswith("svg"),
         f"{at}: render_svg did not return an <svg> element",
     )
-    for act in actions:
+    # Sorted, so that the first bad action reported does not depend on hashing.
+    for act in sorted({_attribute_value(q) for q in set(_DATA_ACTION.findall(doc))}):
         try:
             game.parse_action(act)
         except ArenaError as exc:

@@ -32,6 +32,34 @@ from sudoku_arena.testing.conformance import (
     player_counts,
 )
 
+#: Runs of fewer than twice this many games per player count give every game every check
+#: on its first ``DEEP_PLIES`` plies; larger runs spread the checks (:func:`depth_for`).
+FULL_GAMES = 250
+
+#: A depth beyond any game's length: every ply of the game may get every check (the
+#: suite gives up on a game that passes 200,000 plies).
+WHOLE_GAME = 200_000
+
+
+def depth_for(games: int) -> tuple[int, int]:
+    """``(deep_plies, every)``: how deep a run of ``games`` games per player count is
+    checked when the caller does not say (``sudoku-arena check`` without ``--deep-plies``
+    or ``--every``).
+
+    Up to ``2 * FULL_GAMES - 1`` games: the first ``DEEP_PLIES`` plies of every game get
+    every check (``check_one``'s default depth). Above: one ply in ``games // FULL_GAMES``
+    over whole games, a different one from game to game (see ``check_one``'s ``every``),
+    so late positions are checked too and the work of checking stays about that of
+    ``FULL_GAMES`` whole games, while playing the games grows with their number. On
+    average such a run checks as many plies as ``FULL_GAMES`` whole games: no fewer than
+    a run of ``FULL_GAMES`` games at the first depth.
+    """
+    every = games // FULL_GAMES
+    if every < 2:
+        return DEEP_PLIES, 1
+    return WHOLE_GAME, every
+
+
 #: At most this many games in one batch: a batch reports progress when it ends, and an
 #: interrupted run waits for the batches already running.
 MAX_BATCH = 8

@@ -66,8 +66,8 @@ def _sheet_lines(view: JsonDict, seat: int, paint: Callable[[str, str], str]) ->
         for c in range(cols):
             ch = layout[r][c]
             i = r * cols + c
-            name = _name(i, cols)
             v = vals[i]
+            name = _name(i, cols) if v else ""  # only a written square's marks are looked up
             if ch == " ":
                 line += "   "
             elif ch == "#":

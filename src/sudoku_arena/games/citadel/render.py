@@ -61,29 +61,29 @@ def render_text(view: JsonDict, *, color: bool = False) -> str:
     warriors, citadels, walls = _index(view)
     spots = _legal_citadel_spots(view)
     cols = view["columns"]
+    # What each cell that is not empty shows, by cell name: a warrior over a citadel over
+    # a wall over a legal site (later entries replace earlier ones). Most cells are
+    # empty, so the board's loop only looks its cells up.
+    shown: dict[str, str] = {}
+    for name in spots:
+        shown[name] = paint(" +  ", "legal")
+    for name in walls:
+        shown[name] = paint("####", "wall")
+    for name, cit in citadels.items():
+        owner = cit["owner"]
+        inner = ("br"[owner] if owner >= 0 else " ") + ("!" if cit["besieged"] else " ")
+        shown[name] = paint(f"[{inner}]", owner if owner >= 0 else "neutral")
+    for name, w in warriors.items():
+        mark = "!" if w["besieged"] else "'" if w["spent"] else " "
+        body = f"{_LETTER[w['player']]}{w['strength']}"
+        text = f"[{body}]" if name in citadels else f" {body}{mark}"
+        shown[name] = paint(text, w["player"])
+    letters = [cols[c] for c in range(n)]
     lines = [("   " + "".join(f"  {c} " for c in cols)).rstrip()]
     for r in range(n - 1, -1, -1):
-        row = f"{r + 1:>2} "
-        for c in range(n):
-            name = f"{cols[c]}{r + 1}"
-            w = warriors.get(name)
-            cit = citadels.get(name)
-            if w is not None:
-                mark = "!" if w["besieged"] else "'" if w["spent"] else " "
-                body = f"{_LETTER[w['player']]}{w['strength']}"
-                text = f"[{body}]" if cit is not None else f" {body}{mark}"
-                row += paint(text, w["player"])
-            elif cit is not None:
-                owner = cit["owner"]
-                inner = ("br"[owner] if owner >= 0 else " ") + ("!" if cit["besieged"] else " ")
-                row += paint(f"[{inner}]", owner if owner >= 0 else "neutral")
-            elif name in walls:
-                row += paint("####", "wall")
-            elif name in spots:
-                row += paint(" +  ", "legal")
-            else:
-                row += " .  "
-        lines.append(row.rstrip())
+        number = r + 1
+        cells = "".join(shown.get(f"{letter}{number}", " .  ") for letter in letters)
+        lines.append(f"{number:>2} {cells}".rstrip())
     lines.append("")
     lines.extend(_status_lines(view, paint))
     return "\n".join(lines)
