@@ -183,6 +183,20 @@ def test_ci_5_warrior_and_wall_strengths() -> None:
     assert g.geo.cell("e4") in near and g.geo.cell("f4") not in near
 
 
+def test_ci_5_arrival_strength_is_the_strength_after_the_step() -> None:
+    # What the bots weigh before a step: the strength the warrior will have where it
+    # arrives, which must be the strength the rules give it once it stands there.
+    g = game()
+    s = position(g, SEED_EXAMPLE, credits=3)
+    cits = g.citadel_set(s)
+    b13, c13 = g.geo.cell("b13"), g.geo.cell("c13")
+    assert g.geo.arrival_strength(s.board, b13, c13, cits) == 2  # next to c12
+    after = play(g, s, ["b13-c13"])
+    assert g.strength(after, c13) == 2
+    # The mover does not count itself as its own friend at the new cell.
+    assert g.geo.arrival_strength(s.board, g.geo.cell("c12"), c13, cits) == 2
+
+
 def test_ci_5_seed_example_b13_c13_then_capture_at_2_against_1() -> None:
     g = game()
     s = position(g, SEED_EXAMPLE, credits=3)

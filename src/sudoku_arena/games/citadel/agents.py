@@ -174,7 +174,7 @@ class GreedyAgent:
     ) -> float:
         geo = game.geo
         board = s.board
-        me, en = p + 1, 2 - p
+        en = 2 - p
         cits = game.citadel_set(s)
         if to in cits:
             if to not in mine:
@@ -184,8 +184,7 @@ class GreedyAgent:
         if frm in cits:
             return -50  # never leave a citadel empty to wander
         v = 4.0 * (min(dist[frm], 60) - min(dist[to], 60))
-        # Strength on arrival: friends around ``to`` other than the mover itself.
-        arrive = 1 + sum(1 for y in geo.nbrs[to] if y != frm and board[y] == me)
+        arrive = geo.arrival_strength(board, frm, to, cits)
         for y in geo.nbrs[to]:
             if board[y] == en:
                 sy = game.strength(s, y)

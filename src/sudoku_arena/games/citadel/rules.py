@@ -328,6 +328,16 @@ class Geometry:
                 s += 1
         return s
 
+    def arrival_strength(self, board: bytes, frm: int, to: int, citadels: frozenset[int]) -> int:
+        """CI-5: the strength the warrior on ``frm`` would have after stepping to ``to``
+        (its friends around ``to``, itself not counted, plus one on a citadel)."""
+        code = board[frm]
+        s = 1 + (to in citadels)
+        for j in self.nbrs[to]:
+            if j != frm and board[j] == code:
+                s += 1
+        return s
+
     def group(self, board: bytes, start: int) -> tuple[list[int], int]:
         """The group (CI-8) of the warrior on ``start`` and its number of liberties."""
         return self._flood(board, start, False)

@@ -144,7 +144,7 @@ def _prior(game: Citadel, s: CitadelState, p: int, actions: Sequence[int]) -> Se
         return scores
     geo = game.geo
     board = s.board
-    me = p + 1
+    cits = game.citadel_set(s)
     for i, a in enumerate(actions):
         kind, fcell, extra = split_action(a)
         if kind != K_MOVE:
@@ -152,8 +152,7 @@ def _prior(game: Citadel, s: CitadelState, p: int, actions: Sequence[int]) -> Se
         cell = geo.from_frame[fcell]
         to = geo.dir_step[4 * cell + extra]
         need = posts.get(to, 0)
-        # Strength on arrival (CI-5): friends around ``to`` other than the mover itself.
-        if need and 1 + sum(1 for y in geo.nbrs[to] if y != cell and board[y] == me) >= need:
+        if need and geo.arrival_strength(board, cell, to, cits) >= need:
             scores[i] = max(scores[i], 0.0) + POST_BONUS
     return scores
 
