@@ -314,51 +314,71 @@ class SheetWork:
                 return best_delta, v, best_squares[0]
         # Pass 2: the least harm, in exact 60ths. A float sum is off by far less than
         # 1/60, so the writes of least float harm are among those of least exact harm.
-        related = self.related
         sums_low = marks.low
         sums_high = marks.high
         low = _NONE
-        top_values: list[int] = []
         top_squares: list[int] = []
+        top_values: list[int] = []  # bit masks of the values of least harm there
         for k in range(len(best_squares)):
             i = best_squares[k]
-            here = best_values[k]
             packed_low = sums_low[i]
             packed_high = sums_high[i]
-            for v in _VALUES_IN[here]:
+            least = _NONE
+            at = 0
+            for v in _VALUES_IN[best_values[k]]:
                 if v <= 3:
                     h = packed_low >> 16 * (v - 1) & 0xFFFF
                 else:
                     h = packed_high >> 16 * (v - 4) & 0xFFFF
-                if h <= low:
-                    if h < low:
-                        low = h
-                        top_values = []
-                        top_squares = []
-                    top_values.append(v)
-                    top_squares.append(i)
-        n = len(top_values)
-        if n > 1:
-            # The float sums decide, as they always have (rounding can split an exact tie).
-            harms: list[float] = []
-            least = 0.0
-            for k in range(n):
-                bit = 1 << top_values[k]
+                if h < least:
+                    least = h
+                    at = 1 << v
+                elif h == least:
+                    at |= 1 << v
+            if least < low:
+                low = least
+                top_squares = [i]
+                top_values = [at]
+            elif least == low:
+                top_squares.append(i)
+                top_values.append(at)
+        at = top_values[0]
+        if len(top_squares) == 1 and not at & (at - 1):
+            return best_delta, _VALUES_IN[at][0], top_squares[0]
+        v, i = self._least_float_harm(masks, top_squares, top_values, rng)
+        return best_delta, v, i
+
+    def _least_float_harm(
+        self,
+        masks: list[int],
+        squares: list[int],
+        values: list[int],
+        rng: random.Random | None,
+    ) -> tuple[int, int]:
+        """The write ``(value, square)`` of least float harm among ``squares`` with the
+        values in the bit masks ``values`` (two writes or more). The float sums decide,
+        as they always have (rounding can split an exact tie); among equal sums, the first
+        in square and value order, or ``rng.choice`` of them (called when two or more)."""
+        related = self.related
+        least = 0.0
+        ties: list[int] = []  # 7 * square + value of the writes of least harm so far
+        for k in range(len(squares)):
+            i = squares[k]
+            for v in _VALUES_IN[values[k]]:
+                bit = 1 << v
                 harm = 0.0
-                for j in related[top_squares[k]]:
+                for j in related[i]:
                     m = masks[j]
                     if not m & bit and m < _FILLED:
                         harm += _WEIGHT[m]
-                harms.append(harm)
-                if k == 0 or harm < least:
+                if not ties or harm < least:
                     least = harm
-            top = [(top_values[k], top_squares[k]) for k in range(n) if harms[k] == least]
-            if rng is not None and len(top) > 1:
-                v, i = rng.choice(top)
-                return best_delta, v, i
-            v, i = top[0]
-            return best_delta, v, i
-        return best_delta, top_values[0], top_squares[0]
+                    ties = [7 * i + v]
+                elif harm == least:
+                    ties.append(7 * i + v)
+        pick = ties[0] if rng is None or len(ties) == 1 else rng.choice(ties)
+        i, v = divmod(pick, 7)
+        return v, i
 
     def write(self, vals: tuple[int, ...], marks: Marks, i: int, v: int) -> tuple[int, ...]:
         """``vals`` with ``v`` written at ``i``, for a plan: ``marks`` (a copy of the
