@@ -185,6 +185,8 @@ class SheetWork:
         self.known: list[int] = [0] * board.size
         #: The marks plans write on (:meth:`plan_marks`), kept to be overwritten.
         self.scratch: Marks | None = None
+        #: What the last plans chose on the way (:meth:`remember`).
+        self.planned: list[tuple[int, tuple[int, ...], list[int], list[int]]] = []
 
     def sync(self, vals: tuple[int, ...]) -> None:
         """Work on ``vals`` from now on: catch up with the squares written since, or
@@ -217,6 +219,7 @@ class SheetWork:
         self.vals = vals
         self.marks = new_marks(self.game.board, vals)
         self.known = [0] * len(vals)
+        self.planned = []
 
     def plan_marks(self) -> Marks:
         """A copy of the sheet's marks for a plan to write on. Plans run one at a time,
@@ -248,6 +251,23 @@ class SheetWork:
         when there are two or more). ``vals`` is this sheet or a plan on it written
         on ``marks`` (:meth:`write`).
         """
+        d, ties = self.ties(vals, marks, squares, values, choose)
+        if not choose:
+            return d, 0, -1
+        v, i = pick(ties, rng)
+        return d, v, i
+
+    def ties(
+        self,
+        vals: tuple[int, ...],
+        marks: Marks,
+        squares: list[int],
+        values: list[int],
+        choose: bool = True,
+    ) -> tuple[int, list[int]]:
+        """``(delta, writes)``: the least increase of :meth:`best` and the writes it
+        chooses among (``7 * square + value``, in its order; none when ``choose`` is
+        false). They depend on ``vals``, ``squares`` and ``values`` only."""
         board = self.game.board
         per = self.game.per_segment
         delta = self.delta
@@ -304,14 +324,11 @@ class SheetWork:
                 best_squares.append(i)
                 best_values.append(here)
         if not choose:
-            return best_delta, 0, -1
+            return best_delta, []
         if len(best_squares) == 1:
             here = best_values[0]
             if not here & (here - 1):  # a single write reaches the least increase
-                v = 1
-                while not here >> v & 1:
-                    v += 1
-                return best_delta, v, best_squares[0]
+                return best_delta, [7 * best_squares[0] + _VALUES_IN[here][0]]
         # Pass 2: the least harm, in exact 60ths. A float sum is off by far less than
         # 1/60, so the writes of least float harm are among those of least exact harm.
         sums_low = marks.low
@@ -344,21 +361,15 @@ class SheetWork:
                 top_values.append(at)
         at = top_values[0]
         if len(top_squares) == 1 and not at & (at - 1):
-            return best_delta, _VALUES_IN[at][0], top_squares[0]
-        v, i = self._least_float_harm(masks, top_squares, top_values, rng)
-        return best_delta, v, i
+            return best_delta, [7 * top_squares[0] + _VALUES_IN[at][0]]
+        return best_delta, self._least_float_harm(masks, top_squares, top_values)
 
     def _least_float_harm(
-        self,
-        masks: list[int],
-        squares: list[int],
-        values: list[int],
-        rng: random.Random | None,
-    ) -> tuple[int, int]:
-        """The write ``(value, square)`` of least float harm among ``squares`` with the
-        values in the bit masks ``values`` (two writes or more). The float sums decide,
-        as they always have (rounding can split an exact tie); among equal sums, the first
-        in square and value order, or ``rng.choice`` of them (called when two or more)."""
+        self, masks: list[int], squares: list[int], values: list[int]
+    ) -> list[int]:
+        """The writes (``7 * square + value``) of least float harm among ``squares``
+        with the values in the bit masks ``values``, in square and value order. The
+        float sums decide, as they always have (rounding can split an exact tie)."""
         related = self.related
         least = 0.0
         ties: list[int] = []  # 7 * square + value of the writes of least harm so far
@@ -376,9 +387,27 @@ class SheetWork:
                     ties = [7 * i + v]
                 elif harm == least:
                     ties.append(7 * i + v)
-        pick = ties[0] if rng is None or len(ties) == 1 else rng.choice(ties)
-        i, v = divmod(pick, 7)
-        return v, i
+        return ties
+
+    def remember(
+        self, vals: tuple[int, ...], squares: list[int], mask: int, ties: list[int]
+    ) -> None:
+        """Keep a plan's :meth:`ties` on ``vals`` among ``squares`` and the values in
+        the bit ``mask``: the player's own writes may come to the same sheet."""
+        self.planned.append((mask, vals, list(squares), ties))
+
+    def recall(self, vals: tuple[int, ...], squares: list[int], mask: int) -> list[int] | None:
+        """The :meth:`ties` a plan kept for this sheet, squares and values, or None."""
+        n = len(squares)
+        for kept_mask, kept_vals, kept_squares, ties in self.planned:
+            if (
+                kept_mask == mask
+                and len(kept_squares) == n
+                and kept_vals == vals
+                and kept_squares == squares
+            ):
+                return ties
+        return None
 
     def write(self, vals: tuple[int, ...], marks: Marks, i: int, v: int) -> tuple[int, ...]:
         """``vals`` with ``v`` written at ``i``, for a plan: ``marks`` (a copy of the
@@ -400,6 +429,22 @@ def _masks(blocked: list[int], vals: tuple[int, ...]) -> list[int]:
         if vals[i]:
             blocked[i] |= _FILLED
     return blocked
+
+
+def pick(ties: list[int], rng: random.Random | None) -> tuple[int, int]:
+    """``(value, square)`` of one of the writes ``ties`` (``7 * square + value``): the
+    first when ``rng`` is None, else ``rng.choice`` of them (called when two or more)."""
+    chosen = ties[0] if rng is None or len(ties) == 1 else rng.choice(ties)
+    i, v = divmod(chosen, 7)
+    return v, i
+
+
+def _mask(values: list[int]) -> int:
+    """The bit mask (bit ``v``) of ``values``."""
+    m = 0
+    for v in values:
+        m |= 1 << v
+    return m
 
 
 def best_writes(
@@ -439,7 +484,10 @@ def plan_turn(
         if step == len(s.dice) - 1:  # the last write: only its delta counts
             d, _, _ = work.best(vals, marks, squares, plain or _ALL_VALUES, None, False)
             return total + d
-        d, v, i = work.best(vals, marks, squares, plain or _ALL_VALUES, None)
+        values = plain or _ALL_VALUES
+        d, ties = work.ties(vals, marks, squares, values)
+        work.remember(vals, squares, _mask(values), ties)
+        v, i = pick(ties, None)
         total += d
         vals = work.write(vals, marks, i, v)
         if counts[v]:
@@ -468,6 +516,7 @@ def rank_wilds(
     """
     dice = s.dice
     work.sync(s.sheets[player])
+    work.planned = []
     no_sets = not work.marks.sets
     costs: dict[int, int] = {}
     best_cost = best_more = 0
@@ -513,7 +562,11 @@ class GreedyAgent:
         plain = [v for v in range(1, 7) if d[v]]
         squares = game.allowed_squares(state, player)
         work = self.work(game, player, state.sheets[player])
-        _, v, i = work.best(work.vals, work.marks, squares, plain or _ALL_VALUES, self._rng)
+        values = plain or _ALL_VALUES
+        ties = work.recall(work.vals, squares, _mask(values))  # as a plan of the wild went
+        if ties is None:
+            _, ties = work.ties(work.vals, work.marks, squares, values)
+        v, i = pick(ties, self._rng)
         return game.write_action(v, i)
 
     def choose_wild(self, game: CatSudoku, state: CSState, player: int) -> int:
