@@ -371,3 +371,30 @@ def test_wild_values_left_unplanned_cannot_rank_first() -> None:
                 skipped += len(every) - len(ranked)
             s = game.apply(s, agent.act(game, s, p), p)
     assert skipped
+
+
+def test_writes_recalled_from_the_plans_are_the_ones_worked_out_afresh() -> None:
+    recalled = 0
+    for sheet, players in (("spring", 1), ("autumn", 2)):
+        game = new(sheet, players=players)
+        agent = GreedyAgent(seed=7)
+        rng = random.Random(8)
+        s = game.initial_state()
+        while not (tm := game.to_move(s)).is_terminal:
+            if tm.is_chance:
+                s = game.apply(s, rng.randrange(6), None)
+                continue
+            p = tm.players[0]
+            if s.phase != WILD:
+                d = s.left[p]
+                values = [v for v in range(1, 7) if d[v]] or list(range(1, 7))
+                squares = game.allowed_squares(s, p)
+                work = agent.work(game, p, s.sheets[p])
+                mask = sum(1 << v for v in values)
+                kept = work.recall(s.sheets[p], squares, mask)
+                if kept is not None:
+                    recalled += 1
+                    fresh = SheetWork(game, s.sheets[p])
+                    assert kept == fresh.ties(s.sheets[p], fresh.marks, squares, values)[1]
+            s = game.apply(s, agent.act(game, s, p), p)
+    assert recalled
