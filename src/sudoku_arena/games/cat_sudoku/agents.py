@@ -435,8 +435,7 @@ def pick(ties: list[int], rng: random.Random | None) -> tuple[int, int]:
     """``(value, square)`` of one of the writes ``ties`` (``7 * square + value``): the
     first when ``rng`` is None, else ``rng.choice`` of them (called when two or more)."""
     chosen = ties[0] if rng is None or len(ties) == 1 else rng.choice(ties)
-    i, v = divmod(chosen, 7)
-    return v, i
+    return chosen % 7, chosen // 7
 
 
 def _mask(values: list[int]) -> int:

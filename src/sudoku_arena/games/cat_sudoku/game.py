@@ -206,9 +206,8 @@ def is_write(a: int) -> bool:
 def write_parts(a: int) -> tuple[int, int, int]:
     """``(value, row, col)`` of write action ``a`` (row and col 0-based)."""
     k = a - WRITE_BASE
-    v, sq = divmod(k, FRAME * FRAME)
-    r, c = divmod(sq, FRAME)
-    return v + 1, r, c
+    sq = k % (FRAME * FRAME)  # // and % rather than divmod: no tuple made when compiled
+    return k // (FRAME * FRAME) + 1, sq // FRAME, sq % FRAME
 
 
 def wild_parts(a: int) -> tuple[int, bool, int]:
