@@ -14,13 +14,14 @@ easily: a numbered box before a blank one, and the "2+" row before the "1+" row.
 
 Speed. The agent drives the search's play-outs, so it keeps, per seat, the sheet it
 last worked on (:class:`SheetWork`): the values blocked around every square and the
-harm sums of every square (:class:`Marks`), both updated write by write, and the
-penalty increases it has computed. An increase for value ``v``
-depends only on where ``v`` stands, so a write of ``v`` makes only the increases of
-``v`` stale, and the others serve the next writes, the plans of every wild value and
-the next turn. The work follows the sheet it is handed: a sheet with more squares
-written is caught up, any other starts afresh, so what the agent plays never depends
-on what it worked on before.
+harm sums of every empty square (:class:`Marks`), both updated write by write, the
+penalty increases it has computed, and the choices its plans of the wild made. An
+increase for value ``v`` depends only on where ``v`` stands, so a write of ``v`` makes
+only the increases of ``v`` it reaches stale (:meth:`Board.delta_reach`), and the
+others serve the next writes, the plans of every wild value and the next turn; the
+active player's writes take the choices of its plan while they follow it. The work
+follows the sheet it is handed: a sheet with more squares written is caught up, any
+other starts afresh, so what the agent plays never depends on what it worked on before.
 """
 
 from __future__ import annotations
@@ -82,10 +83,10 @@ class Marks:
     in (the sums of a filled square are left behind: never read again). ``stale[i]``
     (bit ``v``) marks the penalty increases a plan's writes have changed
     (:meth:`SheetWork.write`): the sheet's own increases do not hold there. It is all
-    zeros for the sheet itself.
-    ``sets`` says whether two diagonal neighbours hold the same value (a diagonal set):
-    without one, a blocked value adds a penalty wherever it is written (a circle or a
-    new set), and no write lowers the penalty (there is no set to merge).
+    zeros for the sheet itself. ``sets`` says whether two diagonal neighbours hold the
+    same value (a diagonal set): without one, a blocked value adds a penalty wherever it
+    is written (a circle or a new set), and no write lowers the penalty (there is no set
+    to merge).
     """
 
     def __init__(
@@ -210,7 +211,7 @@ class SheetWork:
             # Reaches worked out on the sheet with every new write are a superset of
             # those of each write on its own.
             keep = ~(1 << vals[i])
-            for j in self.board.delta_reach(vals, i):
+            for j in board.delta_reach(vals, i):
                 known[j] &= keep
         self.vals = vals
 
