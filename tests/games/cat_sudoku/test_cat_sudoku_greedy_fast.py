@@ -16,8 +16,15 @@ from pathlib import Path
 
 import pytest
 
-from sudoku_arena.games.cat_sudoku.agents import GreedyAgent, SheetWork, best_writes, plan_turn
-from sudoku_arena.games.cat_sudoku.game import WILD, CatSudoku, CSState
+from sudoku_arena.games.cat_sudoku.agents import (
+    GreedyAgent,
+    SheetWork,
+    best_writes,
+    new_marks,
+    plan_turn,
+    rank_wilds,
+)
+from sudoku_arena.games.cat_sudoku.game import NOWILD, WILD, CatSudoku, CSState, wild_parts
 from sudoku_arena.games.cat_sudoku.rules import Board
 from sudoku_arena.games.cat_sudoku.sheet import SHEET_NAMES
 
@@ -120,6 +127,51 @@ def test_blocked_masks_name_the_values_around_a_square(sheet: str) -> None:
                     if not masks[i] >> v & 1:  # an unblocked value costs nothing
                         assert board.write_delta(tuple(vals), i, v, False) == 0
                         assert board.write_delta(tuple(vals), i, v, True) == 0
+
+
+@pytest.mark.parametrize("per_segment", [False, True])
+@pytest.mark.parametrize("sheet", SHEETS)
+def test_a_write_changes_increases_only_within_its_reach(sheet: str, per_segment: bool) -> None:
+    """The sheet work keeps the increases a write does not reach (Board.delta_reach)."""
+    board = new(sheet).board
+    rng = random.Random(sheet + str(per_segment))
+    changed = 0
+    for _ in range(150):
+        vals = random_sheet(board, rng, rng.random(), rng.choice([2, 3, 6]))
+        empty = [i for i in board.fillable if not vals[i]]
+        if len(empty) < 2:
+            continue
+        k = rng.choice(empty)
+        before = tuple(vals)
+        vals[k] = rng.randint(1, 6)
+        after = tuple(vals)
+        reach = set(board.delta_reach(after, k))
+        for i in empty:
+            for v in range(1, 7):
+                if i != k and board.write_delta(before, i, v, per_segment) != board.write_delta(
+                    after, i, v, per_segment
+                ):
+                    changed += 1
+                    assert v == after[k] and i in reach, (i, v, k)
+    assert changed  # the check saw writes that change increases
+
+
+@pytest.mark.parametrize("sheet", SHEETS)
+def test_marks_kept_write_by_write_match_marks_afresh(sheet: str) -> None:
+    board = new(sheet).board
+    rng = random.Random(sheet)
+    for _ in range(10):
+        vals = random_sheet(board, rng, rng.random() / 2, rng.choice([2, 6]))
+        marks = new_marks(board, tuple(vals))
+        for i in rng.sample([i for i in board.fillable if not vals[i]], 8):
+            vals[i] = rng.randint(1, 6)
+            marks.write(board, tuple(vals), i)
+            fresh = new_marks(board, tuple(vals))
+            assert marks.masks == fresh.masks
+            empty = [j for j in board.fillable if not vals[j]]  # filled squares' sums go stale
+            assert [marks.low[j] for j in empty] == [fresh.low[j] for j in empty]
+            assert [marks.high[j] for j in empty] == [fresh.high[j] for j in empty]
+            assert marks.sets == fresh.sets == bool(board.diagonal_sets(tuple(vals)))
 
 
 # -- the greedy agent ---------------------------------------------------------------------------
@@ -255,8 +307,8 @@ def test_sheet_work_kept_across_writes_chooses_as_afresh(per_segment: bool) -> N
             values = sorted(rng.sample(range(1, 7), rng.randint(1, 6)))
             fresh = SheetWork(game, vals)
             mine, theirs = random.Random(step), random.Random(step)
-            got = work.best(vals, work.masks, squares, values, mine, 0)
-            assert got == fresh.best(vals, fresh.masks, squares, values, theirs, 0)
+            got = work.best(vals, work.marks, squares, values, mine)
+            assert got == fresh.best(vals, fresh.marks, squares, values, theirs)
             assert mine.getstate() == theirs.getstate()
             assert got == oracle_best_writes(game, vals, squares, values, random.Random(step))
             written = list(vals)
@@ -286,3 +338,63 @@ def test_plans_on_shared_sheet_work_match_the_plain_form() -> None:
                     )
                 checked += 1
             s = game.apply(s, agent.act(game, s, p), p)
+
+
+def test_wild_values_left_unplanned_cannot_rank_first() -> None:
+    """rank_wilds plans fewer values than there are, and keeps the first and its ties."""
+    skipped = 0
+    for sheet, players, options in (
+        ("spring", 1, {}),
+        ("summer", 2, {"wild_optional": True}),
+        ("winter", 3, {"circle_per_segment": True}),
+    ):
+        game = new(sheet, players=players, **options)
+        agent = GreedyAgent(seed=5)
+        rng = random.Random(6)
+        s = game.initial_state()
+        while not (tm := game.to_move(s)).is_terminal:
+            if tm.is_chance:
+                s = game.apply(s, rng.randrange(6), None)
+                continue
+            p = tm.players[0]
+            if s.phase == WILD:
+                work = agent.work(game, p, s.sheets[p])
+                values = sorted(
+                    {wild_parts(a)[2] if a != NOWILD else 0 for a in game.legal_actions(s, p)}
+                )
+                every = [(plan_turn(game, s, p, v), -s.dice.count(v), v) for v in values]
+                ranked = rank_wilds(game, s, p, values, work)
+                top = min(every)[:2]
+                assert min(ranked)[:2] == top
+                assert [r for r in ranked if r[:2] == top] == [r for r in every if r[:2] == top]
+                assert set(ranked) <= set(every)
+                skipped += len(every) - len(ranked)
+            s = game.apply(s, agent.act(game, s, p), p)
+    assert skipped
+
+
+def test_writes_recalled_from_the_plans_are_the_ones_worked_out_afresh() -> None:
+    recalled = 0
+    for sheet, players in (("spring", 1), ("autumn", 2)):
+        game = new(sheet, players=players)
+        agent = GreedyAgent(seed=7)
+        rng = random.Random(8)
+        s = game.initial_state()
+        while not (tm := game.to_move(s)).is_terminal:
+            if tm.is_chance:
+                s = game.apply(s, rng.randrange(6), None)
+                continue
+            p = tm.players[0]
+            if s.phase != WILD:
+                d = s.left[p]
+                values = [v for v in range(1, 7) if d[v]] or list(range(1, 7))
+                squares = game.allowed_squares(s, p)
+                work = agent.work(game, p, s.sheets[p])
+                mask = sum(1 << v for v in values)
+                kept = work.recall(s.sheets[p], squares, mask)
+                if kept is not None:
+                    recalled += 1
+                    fresh = SheetWork(game, s.sheets[p])
+                    assert kept == fresh.ties(s.sheets[p], fresh.marks, squares, values)[1]
+            s = game.apply(s, agent.act(game, s, p), p)
+    assert recalled

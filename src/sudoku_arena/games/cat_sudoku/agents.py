@@ -13,13 +13,15 @@ least penalty (ties: more wild dice). Then it spends the box the counter can spa
 easily: a numbered box before a blank one, and the "2+" row before the "1+" row.
 
 Speed. The agent drives the search's play-outs, so it keeps, per seat, the sheet it
-last worked on (:class:`SheetWork`): the values blocked around every square, updated
-write by write, and the penalty increases it has computed. An increase for value ``v``
-depends only on where ``v`` stands, so a write of ``v`` makes only the increases of
-``v`` stale, and the others serve the next writes, the plans of every wild value and
-the next turn. The work follows the sheet it is handed: a sheet with more squares
-written is caught up, any other starts afresh, so what the agent plays never depends
-on what it worked on before.
+last worked on (:class:`SheetWork`): the values blocked around every square and the
+harm sums of every empty square (:class:`Marks`), both updated write by write, the
+penalty increases it has computed, and the choices its plans of the wild made. An
+increase for value ``v`` depends only on where ``v`` stands, so a write of ``v`` makes
+only the increases of ``v`` it reaches stale (:meth:`Board.delta_reach`), and the
+others serve the next writes, the plans of every wild value and the next turn; the
+active player's writes take the choices of its plan while they follow it. The work
+follows the sheet it is handed: a sheet with more squares written is caught up, any
+other starts afresh, so what the agent plays never depends on what it worked on before.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from sudoku_arena.games.cat_sudoku.game import (
     CSState,
     wild_parts,
 )
+from sudoku_arena.games.cat_sudoku.rules import Board
 
 _ALL_VALUES = [1, 2, 3, 4, 5, 6]
 
@@ -61,18 +64,114 @@ _PACK_HIGH: Final[tuple[int, ...]] = tuple(
     for m in range(256)
 )
 _NONE: Final = 1 << 30
+#: The values in a bit mask (bits 1-6), ascending.
+_VALUES_IN: Final[tuple[tuple[int, ...], ...]] = tuple(
+    tuple(v for v in range(1, 7) if m >> v & 1) for m in range(128)
+)
+
+
+@final
+class Marks:
+    """What the squares of a sheet block, kept up to date write by write.
+
+    ``masks[i]`` holds the values blocked at square ``i`` (bit ``v``,
+    :meth:`Board.blocked_all`; bit 7 when ``i`` is filled). ``low[i]`` and ``high[i]``,
+    for an empty square ``i``, are the sums of :data:`_PACK_LOW` and :data:`_PACK_HIGH`
+    of the masks of ``i``'s related squares: the harm of every value at ``i`` at once.
+    A write changes the masks of a few squares only, so the sums follow it by the
+    difference instead of being summed afresh for every square a write is looked for
+    in (the sums of a filled square are left behind: never read again). ``stale[i]``
+    (bit ``v``) marks the penalty increases a plan's writes have changed
+    (:meth:`SheetWork.write`): the sheet's own increases do not hold there. It is all
+    zeros for the sheet itself. ``sets`` says whether two diagonal neighbours hold the
+    same value (a diagonal set): without one, a blocked value adds a penalty wherever it
+    is written (a circle or a new set), and no write lowers the penalty (there is no set
+    to merge).
+    """
+
+    def __init__(
+        self, masks: list[int], low: list[int], high: list[int], stale: list[int], sets: bool
+    ) -> None:
+        self.masks = masks
+        self.low = low
+        self.high = high
+        self.stale = stale
+        self.sets = sets
+
+    def copy(self) -> Marks:
+        """An independent copy."""
+        return Marks(list(self.masks), list(self.low), list(self.high), list(self.stale), self.sets)
+
+    def copy_from(self, other: Marks) -> None:
+        """Become a copy of ``other`` (of a sheet of the same size), in place."""
+        self.masks[:] = other.masks
+        self.low[:] = other.low
+        self.high[:] = other.high
+        self.stale[:] = other.stale
+        self.sets = other.sets
+
+    def write(self, board: Board, vals: tuple[int, ...], i: int) -> None:
+        """``vals`` is the sheet with square ``i`` written: its value is now blocked
+        around ``i``, and ``i`` is filled."""
+        v = vals[i]
+        bit = 1 << v
+        related = board.related
+        masks = self.masks
+        m = masks[i]
+        self._change(related, i, m, m | _FILLED)  # first: i's own sums are not needed
+        for j in related[i]:  # related is symmetric: v is now blocked around i
+            m = masks[j]
+            if not m & bit:
+                self._change(related, j, m, m | bit)
+        if not self.sets:
+            for j in board.diag[i]:
+                if vals[j] == v:
+                    self.sets = True
+
+    def _change(self, related: tuple[tuple[int, ...], ...], j: int, old: int, new: int) -> None:
+        """Set square ``j``'s mask from ``old`` to ``new``; update the sums of the empty
+        squares around it (those of a filled square are never read again)."""
+        masks = self.masks
+        masks[j] = new
+        dl = _PACK_LOW[new] - _PACK_LOW[old]
+        dh = _PACK_HIGH[new] - _PACK_HIGH[old]
+        if dl or dh:
+            low = self.low
+            high = self.high
+            for k in related[j]:
+                if masks[k] < _FILLED:
+                    low[k] += dl
+                    high[k] += dh
+
+
+def new_marks(board: Board, vals: tuple[int, ...]) -> Marks:
+    """The :class:`Marks` of the sheet ``vals``, worked out afresh."""
+    masks = _masks(board.blocked_all(vals), vals)
+    related = board.related
+    low = [0] * board.size
+    high = [0] * board.size
+    for i in board.squares:
+        packed_low = 0
+        packed_high = 0
+        for j in related[i]:
+            m = masks[j]
+            packed_low += _PACK_LOW[m]
+            packed_high += _PACK_HIGH[m]
+        low[i] = packed_low
+        high[i] = packed_high
+    return Marks(masks, low, high, [0] * board.size, board.has_diagonal_set(vals))
 
 
 @final
 class SheetWork:
     """One seat's sheet as the greedy agent works on it.
 
-    ``vals`` is the sheet, ``masks[i]`` the values blocked at square ``i`` (bit ``v``,
-    :meth:`Board.blocked_all`; bit 7 when ``i`` is filled), and ``delta[7 * i + v]``
-    the penalty increase of writing ``v`` at ``i``, known when bit ``v`` of
-    ``known[i]`` is set (a write of ``v`` clears that bit everywhere). Plans
-    (:func:`plan_turn`) write on copies of ``vals`` and ``masks`` and pass the values
-    they wrote as ``dirty``: their increases are computed afresh, the others are shared.
+    ``vals`` is the sheet, ``marks`` what its squares block (:class:`Marks`), and
+    ``delta[7 * i + v]`` the penalty increase of writing ``v`` at ``i``, known when bit
+    ``v`` of ``known[i]`` is set (a write of ``v`` clears that bit on the squares it
+    reaches, :meth:`Board.delta_reach`). Plans (:func:`plan_turn`) write on copies of
+    ``vals`` and ``marks``, which mark the increases their writes reach as stale: those
+    are computed afresh, the others are shared.
     """
 
     def __init__(self, game: CatSudoku, vals: tuple[int, ...]) -> None:
@@ -80,10 +179,15 @@ class SheetWork:
         board = game.board
         self.related: tuple[tuple[int, ...], ...] = board.related
         self.squares: tuple[int, ...] = board.squares
+        self.board = board
         self.vals = vals
-        self.masks: list[int] = _masks(board.blocked_all(vals), vals)
+        self.marks = new_marks(board, vals)
         self.delta: list[int] = [0] * (7 * board.size)
         self.known: list[int] = [0] * board.size
+        #: The marks plans write on (:meth:`plan_marks`), kept to be overwritten.
+        self.scratch: Marks | None = None
+        #: What the last plans chose on the way (:meth:`remember`).
+        self.planned: list[tuple[int, tuple[int, ...], list[int], list[int]]] = []
 
     def sync(self, vals: tuple[int, ...]) -> None:
         """Work on ``vals`` from now on: catch up with the squares written since, or
@@ -91,60 +195,90 @@ class SheetWork:
         old = self.vals
         if vals is old:
             return
-        masks = self.masks
-        related = self.related
-        written = 0  # the values written since
+        marks = self.marks
+        board = self.board
+        written: list[int] = []  # the squares written since
         for i in self.squares:
             x = vals[i]
             if x != old[i]:
                 if old[i]:
                     self.reset(vals)
                     return
-                bit = 1 << x
-                for j in related[i]:
-                    masks[j] |= bit
-                masks[i] |= _FILLED
-                written |= bit
-        if written:
-            known = self.known
-            keep = ~written
-            for i in self.squares:
-                known[i] &= keep
+                marks.write(board, vals, i)
+                written.append(i)
+        known = self.known
+        for i in written:
+            # Reaches worked out on the sheet with every new write are a superset of
+            # those of each write on its own.
+            keep = ~(1 << vals[i])
+            for j in board.delta_reach(vals, i):
+                known[j] &= keep
         self.vals = vals
 
     def reset(self, vals: tuple[int, ...]) -> None:
         """Work on ``vals``, keeping nothing computed for another sheet."""
         self.vals = vals
-        self.masks = _masks(self.game.board.blocked_all(vals), vals)
+        self.marks = new_marks(self.game.board, vals)
         self.known = [0] * len(vals)
+        self.planned = []
+
+    def plan_marks(self) -> Marks:
+        """A copy of the sheet's marks for a plan to write on. Plans run one at a time,
+        so the copy is kept and overwritten by the next one."""
+        scratch = self.scratch
+        if scratch is None:
+            scratch = self.scratch = self.marks.copy()
+        else:
+            scratch.copy_from(self.marks)
+        return scratch
 
     def best(
         self,
         vals: tuple[int, ...],
-        masks: list[int],
+        marks: Marks,
         squares: list[int],
         values: list[int],
         rng: random.Random | None,
-        dirty: int,
         choose: bool = True,
     ) -> tuple[int, int, int]:
-        """The greedy write ``(delta, value, square)`` on ``vals`` (whose blocked
-        masks are ``masks``) among ``values`` (ascending) x ``squares``; only its delta
+        """The greedy write ``(delta, value, square)`` on ``vals`` (whose squares block
+        ``marks``) among ``values`` (ascending) x ``squares``; only its delta
         (with value 0 and square -1) when ``choose`` is false.
 
         The least penalty increase wins; among equal increases the least harm (the
         float sum of the weights of the related empty squares where the value is still
         safe, in ``board.related`` order); among equal harm the first in ``squares`` x
         ``values`` order when ``rng`` is None, else ``rng.choice`` of them (called only
-        when there are two or more). ``vals`` is this sheet or a plan on it whose
-        writes used the values in the bit mask ``dirty``.
+        when there are two or more). ``vals`` is this sheet or a plan on it written
+        on ``marks`` (:meth:`write`).
         """
+        d, ties = self.ties(vals, marks, squares, values, choose)
+        if not choose:
+            return d, 0, -1
+        v, i = pick(ties, rng)
+        return d, v, i
+
+    def ties(
+        self,
+        vals: tuple[int, ...],
+        marks: Marks,
+        squares: list[int],
+        values: list[int],
+        choose: bool = True,
+    ) -> tuple[int, list[int]]:
+        """``(delta, writes)``: the least increase of :meth:`best` and the writes it
+        chooses among (``7 * square + value``, in its order; none when ``choose`` is
+        false). They depend on ``vals``, ``squares`` and ``values`` only."""
         board = self.game.board
         per = self.game.per_segment
         delta = self.delta
         known = self.known
+        masks = marks.masks
+        stale = marks.stale
+        no_sets = not marks.sets
         # Pass 1: the least delta and every write that reaches it, in (square, value)
-        # order. A value not blocked at a square adds nothing there.
+        # order. A value not blocked at a square adds nothing there; without a diagonal
+        # set on the sheet, a blocked one adds something.
         any_value = 0
         for v in values:
             any_value |= 1 << v
@@ -153,28 +287,32 @@ class SheetWork:
         best_values: list[int] = []  # bit masks of the values at best_delta
         for i in squares:
             m = masks[i]
-            if not m & any_value:  # every value adds 0 here
+            free = any_value & ~m  # the values adding 0 here
+            if free == any_value or (free and no_sets):  # and the others add more
                 if best_delta > 0:
                     best_delta = 0
                     best_squares = [i]
-                    best_values = [any_value]
+                    best_values = [free]
                 elif best_delta == 0:
                     best_squares.append(i)
-                    best_values.append(any_value)
+                    best_values.append(free)
+                continue
+            if no_sets and best_delta <= 0:  # every value adds more than 0 here
                 continue
             here = 0
+            off = stale[i]  # the plan's writes changed these values' increases here
+            ready = known[i] & ~off
             for v in values:
                 bit = 1 << v
                 d = 0
                 if m & bit:
-                    if dirty & bit:
-                        d = board.write_delta(vals, i, v, per)
-                    elif known[i] & bit:
+                    if ready & bit:
                         d = delta[7 * i + v]
                     else:
                         d = board.write_delta(vals, i, v, per)
-                        delta[7 * i + v] = d
-                        known[i] |= bit
+                        if not off & bit:  # the same on the sheet itself: keep it
+                            delta[7 * i + v] = d
+                            known[i] |= bit
                 if d > best_delta:
                     continue
                 if d < best_delta:
@@ -187,74 +325,103 @@ class SheetWork:
                 best_squares.append(i)
                 best_values.append(here)
         if not choose:
-            return best_delta, 0, -1
+            return best_delta, []
         if len(best_squares) == 1:
             here = best_values[0]
             if not here & (here - 1):  # a single write reaches the least increase
-                v = 1
-                while not here >> v & 1:
-                    v += 1
-                return best_delta, v, best_squares[0]
+                return best_delta, [7 * best_squares[0] + _VALUES_IN[here][0]]
         # Pass 2: the least harm, in exact 60ths. A float sum is off by far less than
         # 1/60, so the writes of least float harm are among those of least exact harm.
-        related = self.related
+        sums_low = marks.low
+        sums_high = marks.high
         low = _NONE
-        top_values: list[int] = []
         top_squares: list[int] = []
+        top_values: list[int] = []  # bit masks of the values of least harm there
         for k in range(len(best_squares)):
             i = best_squares[k]
-            here = best_values[k]
-            packed_low = 0
-            packed_high = 0
-            for j in related[i]:
-                m = masks[j]
-                packed_low += _PACK_LOW[m]
-                packed_high += _PACK_HIGH[m]
-            for v in range(1, 7):
-                if here & 1 << v:
-                    if v <= 3:
-                        h = packed_low >> 16 * (v - 1) & 0xFFFF
-                    else:
-                        h = packed_high >> 16 * (v - 4) & 0xFFFF
-                    if h <= low:
-                        if h < low:
-                            low = h
-                            top_values = []
-                            top_squares = []
-                        top_values.append(v)
-                        top_squares.append(i)
-        n = len(top_values)
-        if n > 1:
-            # The float sums decide, as they always have (rounding can split an exact tie).
-            harms: list[float] = []
-            least = 0.0
-            for k in range(n):
-                bit = 1 << top_values[k]
+            packed_low = sums_low[i]
+            packed_high = sums_high[i]
+            least = _NONE
+            at = 0
+            for v in _VALUES_IN[best_values[k]]:
+                if v <= 3:
+                    h = packed_low >> 16 * (v - 1) & 0xFFFF
+                else:
+                    h = packed_high >> 16 * (v - 4) & 0xFFFF
+                if h < least:
+                    least = h
+                    at = 1 << v
+                elif h == least:
+                    at |= 1 << v
+            if least < low:
+                low = least
+                top_squares = [i]
+                top_values = [at]
+            elif least == low:
+                top_squares.append(i)
+                top_values.append(at)
+        at = top_values[0]
+        if len(top_squares) == 1 and not at & (at - 1):
+            return best_delta, [7 * top_squares[0] + _VALUES_IN[at][0]]
+        return best_delta, self._least_float_harm(masks, top_squares, top_values)
+
+    def _least_float_harm(
+        self, masks: list[int], squares: list[int], values: list[int]
+    ) -> list[int]:
+        """The writes (``7 * square + value``) of least float harm among ``squares``
+        with the values in the bit masks ``values``, in square and value order. The
+        float sums decide, as they always have (rounding can split an exact tie)."""
+        related = self.related
+        least = 0.0
+        ties: list[int] = []  # 7 * square + value of the writes of least harm so far
+        for k in range(len(squares)):
+            i = squares[k]
+            for v in _VALUES_IN[values[k]]:
+                bit = 1 << v
                 harm = 0.0
-                for j in related[top_squares[k]]:
+                for j in related[i]:
                     m = masks[j]
                     if not m & bit and m < _FILLED:
                         harm += _WEIGHT[m]
-                harms.append(harm)
-                if k == 0 or harm < least:
+                if not ties or harm < least:
                     least = harm
-            top = [(top_values[k], top_squares[k]) for k in range(n) if harms[k] == least]
-            if rng is not None and len(top) > 1:
-                v, i = rng.choice(top)
-                return best_delta, v, i
-            v, i = top[0]
-            return best_delta, v, i
-        return best_delta, top_values[0], top_squares[0]
+                    ties = [7 * i + v]
+                elif harm == least:
+                    ties.append(7 * i + v)
+        return ties
 
-    def write(self, vals: tuple[int, ...], masks: list[int], i: int, v: int) -> tuple[int, ...]:
-        """``vals`` with ``v`` written at ``i``; ``masks`` are updated in place."""
-        bit = 1 << v
-        for j in self.related[i]:  # related is symmetric: v is now blocked around i
-            masks[j] |= bit
-        masks[i] |= _FILLED
+    def remember(
+        self, vals: tuple[int, ...], squares: list[int], mask: int, ties: list[int]
+    ) -> None:
+        """Keep a plan's :meth:`ties` on ``vals`` among ``squares`` and the values in
+        the bit ``mask``: the player's own writes may come to the same sheet."""
+        self.planned.append((mask, vals, list(squares), ties))
+
+    def recall(self, vals: tuple[int, ...], squares: list[int], mask: int) -> list[int] | None:
+        """The :meth:`ties` a plan kept for this sheet, squares and values, or None."""
+        n = len(squares)
+        for kept_mask, kept_vals, kept_squares, ties in self.planned:
+            if (
+                kept_mask == mask
+                and len(kept_squares) == n
+                and kept_vals == vals
+                and kept_squares == squares
+            ):
+                return ties
+        return None
+
+    def write(self, vals: tuple[int, ...], marks: Marks, i: int, v: int) -> tuple[int, ...]:
+        """``vals`` with ``v`` written at ``i``, for a plan: ``marks`` (a copy of the
+        sheet's) are updated in place and mark the increases the write reaches stale."""
         out = list(vals)
         out[i] = v
-        return tuple(out)
+        after = tuple(out)
+        marks.write(self.board, after, i)
+        bit = 1 << v
+        stale = marks.stale
+        for j in self.board.delta_reach(after, i):
+            stale[j] |= bit
+        return after
 
 
 def _masks(blocked: list[int], vals: tuple[int, ...]) -> list[int]:
@@ -263,6 +430,21 @@ def _masks(blocked: list[int], vals: tuple[int, ...]) -> list[int]:
         if vals[i]:
             blocked[i] |= _FILLED
     return blocked
+
+
+def pick(ties: list[int], rng: random.Random | None) -> tuple[int, int]:
+    """``(value, square)`` of one of the writes ``ties`` (``7 * square + value``): the
+    first when ``rng`` is None, else ``rng.choice`` of them (called when two or more)."""
+    chosen = ties[0] if rng is None or len(ties) == 1 else rng.choice(ties)
+    return chosen % 7, chosen // 7
+
+
+def _mask(values: list[int]) -> int:
+    """The bit mask (bit ``v``) of ``values``."""
+    m = 0
+    for v in values:
+        m |= 1 << v
+    return m
 
 
 def best_writes(
@@ -275,7 +457,7 @@ def best_writes(
     """The greedy write ``(delta, value, square)`` among ``values`` (ascending) x
     ``squares`` on the sheet ``vals``, worked out afresh (see :meth:`SheetWork.best`)."""
     work = SheetWork(game, vals)
-    return work.best(vals, work.masks, squares, values, rng, 0)
+    return work.best(vals, work.marks, squares, values, rng)
 
 
 def plan_turn(
@@ -291,22 +473,23 @@ def plan_turn(
     counts = [0, 0, 0, 0, 0, 0, 0]
     for d in s.dice:
         counts[0 if d == wild else d] += 1
-    masks = list(work.masks)
+    marks = work.plan_marks()
     squares = game.allowed_squares(s, player)
     setup = s.turn == 0
-    dirty = 0
     total = 0
     for step in range(len(s.dice)):
         if not squares:
             break
         plain = [v for v in range(1, 7) if counts[v]]
         if step == len(s.dice) - 1:  # the last write: only its delta counts
-            d, _, _ = work.best(vals, masks, squares, plain or _ALL_VALUES, None, dirty, False)
+            d, _, _ = work.best(vals, marks, squares, plain or _ALL_VALUES, None, False)
             return total + d
-        d, v, i = work.best(vals, masks, squares, plain or _ALL_VALUES, None, dirty)
+        values = plain or _ALL_VALUES
+        d, ties = work.ties(vals, marks, squares, values)
+        work.remember(vals, squares, _mask(values), ties)
+        v, i = pick(ties, None)
         total += d
-        vals = work.write(vals, masks, i, v)
-        dirty |= 1 << v
+        vals = work.write(vals, marks, i, v)
         if counts[v]:
             counts[v] -= 1
         else:
@@ -316,6 +499,36 @@ def plan_turn(
         else:
             squares.remove(i)
     return total
+
+
+def rank_wilds(
+    game: CatSudoku, s: CSState, player: int, values: list[int], work: SheetWork
+) -> list[tuple[int, int, int]]:
+    """``(cost, -dice, value)`` for the wild ``values`` (0: no wild) that may rank first
+    or tie for it, in the order of ``values``: ``cost`` is :func:`plan_turn`'s, ``dice``
+    how many dice show the value. The least pair ranks first.
+
+    A value is not planned when it cannot rank first: fewer of its dice show than the
+    best's so far, and that best's cost is already the least possible. A plan's cost is
+    the sheet's penalty after its writes minus before (each write's increase is exact);
+    writing only adds circles, so only merging diagonal sets could lower a penalty: on
+    a sheet without a diagonal set no plan costs less than 0.
+    """
+    dice = s.dice
+    work.sync(s.sheets[player])
+    work.planned = []
+    no_sets = not work.marks.sets
+    costs: dict[int, int] = {}
+    best_cost = best_more = 0
+    for v in sorted(values, key=dice.count, reverse=True):  # the most dice first
+        more = -dice.count(v)
+        if costs and no_sets and best_cost <= 0 and more > best_more:
+            continue  # fewer dice than the best, at no lower cost: ranks below it
+        cost = plan_turn(game, s, player, v, work)
+        if not costs or (cost, more) < (best_cost, best_more):
+            best_cost, best_more = cost, more
+        costs[v] = cost
+    return [(costs[v], -dice.count(v), v) for v in values if v in costs]
 
 
 @final
@@ -349,7 +562,11 @@ class GreedyAgent:
         plain = [v for v in range(1, 7) if d[v]]
         squares = game.allowed_squares(state, player)
         work = self.work(game, player, state.sheets[player])
-        _, v, i = work.best(work.vals, work.masks, squares, plain or _ALL_VALUES, self._rng, 0)
+        values = plain or _ALL_VALUES
+        ties = work.recall(work.vals, squares, _mask(values))  # as a plan of the wild went
+        if ties is None:
+            _, ties = work.ties(work.vals, work.marks, squares, values)
+        v, i = pick(ties, self._rng)
         return game.write_action(v, i)
 
     def choose_wild(self, game: CatSudoku, state: CSState, player: int) -> int:
@@ -359,12 +576,10 @@ class GreedyAgent:
             if a != NOWILD:
                 by_value.setdefault(wild_parts(a)[2], []).append(a)
         work = self.work(game, player, state.sheets[player])
-        ranked: list[tuple[int, int, int]] = []
-        for v in sorted(by_value):
-            cost = plan_turn(game, state, player, v, work)
-            ranked.append((cost, -state.dice.count(v), v))
+        values = sorted(by_value)
         if NOWILD in legal:
-            ranked.append((plan_turn(game, state, player, 0, work), 0, 0))
+            values.append(0)
+        ranked = rank_wilds(game, state, player, values, work)
         top = min(ranked)[:2]
         choices = [v for cost, more, v in ranked if (cost, more) == top]
         v = self._rng.choice(choices)

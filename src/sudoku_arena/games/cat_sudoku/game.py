@@ -206,9 +206,8 @@ def is_write(a: int) -> bool:
 def write_parts(a: int) -> tuple[int, int, int]:
     """``(value, row, col)`` of write action ``a`` (row and col 0-based)."""
     k = a - WRITE_BASE
-    v, sq = divmod(k, FRAME * FRAME)
-    r, c = divmod(sq, FRAME)
-    return v + 1, r, c
+    sq = k % (FRAME * FRAME)  # // and % rather than divmod: no tuple made when compiled
+    return k // (FRAME * FRAME) + 1, sq // FRAME, sq % FRAME
 
 
 def wild_parts(a: int) -> tuple[int, bool, int]:
@@ -231,6 +230,12 @@ def _has_dice(d: tuple[int, ...]) -> bool:
 def _touches(vals: tuple[int, ...], squares: tuple[int, ...]) -> bool:
     """Whether one of ``squares`` is filled in ``vals``."""
     return any(vals[j] for j in squares)
+
+
+def _has_empty(vals: tuple[int, ...], fillable: tuple[int, ...]) -> bool:
+    """Whether one of the ``fillable`` squares of ``vals`` is empty (stops at the first:
+    cheaper than counting the zeros on every write while a sheet has room)."""
+    return any(not vals[i] for i in fillable)
 
 
 def _writing(left: tuple[tuple[int, ...], ...]) -> int:
@@ -340,8 +345,6 @@ class CatSudoku(BaseGame[CSState, int]):
         for i, f in enumerate(self._frame):
             local[f] = i
         self._local = tuple(local)
-        #: Blocked squares, which hold 0 in every sheet: empty squares = zeros - this.
-        self._blocked = b.size - len(b.squares)
         self._code: tuple[tuple[int, ...], ...] = tuple(
             tuple(WRITE_BASE + (v - 1) * FRAME * FRAME + self._frame[i] for i in range(b.size))
             if v
@@ -448,7 +451,8 @@ class CatSudoku(BaseGame[CSState, int]):
             for v in range(1, 7):
                 if d[0] or d[v]:
                     row = code[v]
-                    out += [row[i] for i in squares]
+                    for i in squares:  # appended one by one: no list per value
+                        out.append(row[i])
             return cast(list[int], out)
         if s.phase == WILD and player == s.active:
             boxes = self.usable_boxes(s)
@@ -499,23 +503,28 @@ class CatSudoku(BaseGame[CSState, int]):
             return f"r{r + 1}c{c + 1} is off the sheet ({sheet.rows} rows, {sheet.cols} columns)"
         i = r * sheet.cols + c
         b = self.board
-        name = b.name(i)
+        # The square's name is only worked out for a refusal: a legal write is checked
+        # on every move of a play-out.
         if not b.is_fillable[i]:
             what = "pre-printed (CS-2)" if sheet.printed[i] else "blocked"
-            return f"{name} is {what}; write only into empty fillable squares (CS-6)"
+            return f"{b.name(i)} is {what}; write only into empty fillable squares (CS-6)"
         if s.sheets[player][i]:
-            return f"{name} already holds {s.sheets[player][i]}; what is written is final (CS-6)"
+            return (
+                f"{b.name(i)} already holds {s.sheets[player][i]}; what is written is final (CS-6)"
+            )
         if s.turn == 0:
             if not b.is_starting[i]:
-                return f"{name} is not a starting square; the setup roll goes on circles (CS-3)"
+                return (
+                    f"{b.name(i)} is not a starting square; the setup roll goes on circles (CS-3)"
+                )
         elif (
             self.adjacent
             and not any(s.sheets[player][j] for j in b.orth[i])
             and i not in self.allowed_squares(s, player)
         ):
             return (
-                f"{name} touches no filled square; with the option adjacent each new number "
-                "touches a filled square orthogonally (CS-6)"
+                f"{b.name(i)} touches no filled square; with the option adjacent each new "
+                "number touches a filled square orthogonally (CS-6)"
             )
         return None
 
@@ -586,15 +595,16 @@ class CatSudoku(BaseGame[CSState, int]):
     def _write(self, s: CSState, p: int, v: int, i: int) -> CSState:
         vals = list(s.sheets[p])
         vals[i] = v
+        sheet = tuple(vals)
         d = list(s.left[p])
         if d[v]:
             d[v] -= 1  # a plain die showing v; wild dice stay free for other values
         else:
             d[0] -= 1
-        if vals.count(0) == self._blocked:  # no empty fillable square is left
+        if not _has_empty(sheet, self.board.fillable):
             d = [0, 0, 0, 0, 0, 0, 0]  # CS-6: a full sheet leaves the other dice unused
         sheets = list(s.sheets)
-        sheets[p] = tuple(vals)
+        sheets[p] = sheet
         left = list(s.left)
         left[p] = tuple(d)
         after = CSState(
@@ -611,9 +621,9 @@ class CatSudoku(BaseGame[CSState, int]):
         return self._end_turn(after)
 
     def _end_turn(self, s: CSState) -> CSState:
-        blocked = self._blocked
+        fillable = self.board.fillable
         for vals in s.sheets:
-            if vals.count(0) != blocked:  # an empty square is left: next turn
+            if _has_empty(vals, fillable):  # an empty square is left: next turn
                 turn = s.turn + 1
                 active = turn % self.num_players  # CS-3: from seat 1 after seat 0's setup
                 return CSState(ROLL, turn, active, (), 0, -1, s.counter, s.sheets, s.left)

@@ -209,6 +209,40 @@ class Board:
             delta += set_penalty(1 + joined) - before
         return delta
 
+    def has_diagonal_set(self, vals: tuple[int, ...]) -> bool:
+        """Whether two diagonal neighbours hold the same value (a diagonal set, CS-8)."""
+        diag = self.diag
+        for i in self.squares:
+            v = vals[i]
+            if v:
+                for j in diag[i]:
+                    if vals[j] == v:
+                        return True
+        return False
+
+    def delta_reach(self, vals: tuple[int, ...], k: int) -> list[int]:
+        """The squares whose :meth:`write_delta` for ``v = vals[k]`` may have changed
+        when ``v`` was written into ``k`` (more squares may be named, some twice); the
+        increases of the other values changed nowhere.
+
+        :meth:`write_delta` at ``i`` reads the squares of ``v`` in ``i``'s segments, the
+        other segment of a lone such square, and the diagonal sets of ``v`` next to
+        ``i``. So the write reaches ``k``'s segment mates, the squares sharing a segment
+        with a square of ``v`` in the other segment of ``k``'s row or column, and the
+        diagonal neighbours of the set ``k`` now belongs to."""
+        v = vals[k]
+        out = list(self.segmates[k])
+        for j in self.colmates[k]:
+            if vals[j] == v:
+                out += self.rowmates[j]
+        for j in self.rowmates[k]:
+            if vals[j] == v:
+                out += self.colmates[j]
+        diag = self.diag
+        for j in self.component(vals, k):
+            out += diag[j]
+        return out
+
 
 def _holds(vals: tuple[int, ...], squares: tuple[int, ...], v: int) -> bool:
     """Whether one of ``squares`` holds ``v``."""
