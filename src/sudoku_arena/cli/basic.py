@@ -130,8 +130,9 @@ def _print_game(check: _GameCheck) -> None:
             )
         )
         for f in failures[:SHOWN_FAILURES]:
-            console.print(Text(f"  {f.message}"))
-            console.print(Text(f"  again: {f.command()}", style="dim"))
+            # Not wrapped at the console's width: the command is copied whole.
+            console.print(Text(f"  {f.message}"), soft_wrap=True)
+            console.print(Text(f"  again: {f.command()}", style="dim"), soft_wrap=True)
         if len(failures) > SHOWN_FAILURES:
             console.print(Text(f"  ... and {len(failures) - SHOWN_FAILURES} more"))
         return
