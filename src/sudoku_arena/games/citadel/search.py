@@ -40,7 +40,6 @@ search scores a line that comes back to a position of the game as the draw it le
 from __future__ import annotations
 
 import math
-import random
 from collections.abc import Sequence
 
 from sudoku_arena.core.search import Budget, SearchHints
@@ -186,11 +185,6 @@ def position_key(game: Citadel, s: CitadelState) -> bytes | None:
     if s.credits != game.control_counts(s)[s.current]:
         return None
     return bytes(s.board) + bytes(o + 1 for o in s.owners) + bytes((s.current,))
-
-
-def _rollout(game: Citadel, s: CitadelState, p: int, rng: random.Random) -> int:
-    legal = game.legal_actions(s, p)
-    return legal[rng.randrange(len(legal))]
 
 
 def search_hints(game: Citadel) -> SearchHints:
