@@ -4,30 +4,17 @@ Games run to hundreds of small actions, so random rollouts mean nothing; simulat
 stop at the node they add and score it with a heuristic:
 
 * citadels controlled (CI-7, CI-9: two more than the opponent wins) weigh most;
-* material as a share, ``W_MATERIAL`` times the warrior difference over the warriors
-  on the board (plus ``MATERIAL_DAMP``). It is bounded: a flat 0.25 per warrior let a
-  side that led by one citadel and 80 warriors to 20 see every line as already won (the
-  value saturated), so it shuffled until the turn limit instead of attacking;
-* guards: warriors standing on own citadels, counted by how close the nearest enemy
-  warrior is: a guard matters only where a citadel is threatened (a flat bonus kept
-  warriors at home and left both sides deadlocked until the turn limit, a third of
-  hard's games against greedy drawn);
+* warriors on the board, and warriors standing on own citadels, counted by how close
+  the nearest enemy warrior is: a guard matters only where a citadel is threatened (a
+  flat bonus kept warriors at home and left both sides deadlocked until the turn
+  limit, a third of hard's games against greedy drawn);
 * reach: for every citadel a player does not control, how close his nearest warrior
   is (a warrior next to an empty enemy citadel takes it next turn); walls are ignored
-  for speed;
-* siege pressure on every enemy citadel with a warrior on it: the share of the
-  boundary of the group standing on it that the attacker's warriors hold (the rest are
-  its liberties, CI-8), and more once it has none (besieged: no recruits there, and
-  siege captures). This is how a held citadel falls, and without it the search saw no
-  progress in closing in.
+  for speed.
 
 Expansion follows the greedy agent's action scores (``agents.GreedyAgent.scores``) with
 progressive widening, so the search spends its simulations on sensible actions among
-the hundreds that are legal. One correction (``_prior``): the greedy agent never steps
-next to an enemy that could capture the warrior, which also kept every warrior off the
-cells from which a held citadel is attacked; a step onto such a cell that arrives at
-least as strong as the citadel's defender (CI-5, CI-6: the attack then succeeds or
-trades, and a second warrior walks in) is expanded among the first instead.
+the hundreds that are legal.
 
 Two searching players used to go round in circles: each turn one recruited a warrior,
 killed the other's warrior on the same cell and stepped onto it, and the other did the
@@ -45,20 +32,13 @@ from collections.abc import Sequence
 from sudoku_arena.core.search import Budget, SearchHints
 from sudoku_arena.games.citadel.agents import GreedyAgent
 from sudoku_arena.games.citadel.game import PLAY, Citadel, CitadelState
-from sudoku_arena.games.citadel.rules import K_MOVE, positions, split_action
+from sudoku_arena.games.citadel.rules import positions
 
 #: Weights of the features (per unit of difference between the players).
 W_CITADEL = 1.0
-W_MATERIAL = 1.5
+W_WARRIOR = 0.25
 W_GUARD = 0.2
 W_REACH = 1.0
-W_SIEGE = 0.8
-#: Siege pressure on a citadel whose defending group has no liberty left.
-SIEGED = 1.5
-#: Warriors added to the board's count in the material share (damps it early on).
-MATERIAL_DAMP = 6
-#: Prior bonus of a step onto a post from which a held enemy citadel can be attacked.
-POST_BONUS = 25.0
 #: How sharply the weighted difference becomes a chance to win.
 SCALE = 1.2
 
@@ -73,14 +53,13 @@ def _step(game: Citadel, s: CitadelState, a: int, p: int | None) -> CitadelState
 
 
 def _side(game: Citadel, s: CitadelState, p: int, mine: list[int], theirs: list[int]) -> float:
-    """Seat ``p``'s citadel terms: held, guards, reach and siege pressure."""
     n = game.size
     board = s.board
     code = p + 1
+    value = 0.0
     held = 0
     guard = 0.0
     reach = 0.0
-    press = 0.0
     coords = [divmod(i, n) for i in mine]
     enemies = [divmod(i, n) for i in theirs]
     for k, c in enumerate(s.citadels):
@@ -92,8 +71,6 @@ def _side(game: Citadel, s: CitadelState, p: int, mine: list[int], theirs: list[
                 near = min((abs(r - x) + abs(col - y) for x, y in enemies), default=n * 2)
                 guard += math.exp(-(max(near, 1) - 1) / 2.0)
             continue
-        if ctl >= 0 and board[c] == 2 - p:
-            press += _pressure(game, board, c, code)
         if not coords:
             continue
         d = min(abs(r - x) + abs(col - y) for x, y in coords)
@@ -101,24 +78,8 @@ def _side(game: Citadel, s: CitadelState, p: int, mine: list[int], theirs: list[
         if board[c] and board[c] != code:
             d += 3
         reach += math.exp(-d / 3.0) * (1.5 if ctl >= 0 else 1.0)
-    return W_CITADEL * held + W_GUARD * guard + W_REACH * reach + W_SIEGE * press
-
-
-def _pressure(game: Citadel, board: bytes, c: int, code: int) -> float:
-    """How closely warriors ``code`` hem in the group standing on citadel ``c``: the
-    share of its neighbouring cells they hold against its liberties, ``SIEGED`` with
-    no liberty left (CI-8)."""
-    nbrs = game.geo.nbrs
-    members, libs = game.geo.group(board, c)
-    if libs == 0:
-        return SIEGED
-    hostile: set[int] = set()
-    for x in members:
-        for y in nbrs[x]:
-            if board[y] == code:
-                hostile.add(y)
-    h = len(hostile)
-    return h / (h + libs)
+    value += W_CITADEL * held + W_WARRIOR * len(mine) + W_GUARD * guard + W_REACH * reach
+    return value
 
 
 def evaluate(game: Citadel, s: CitadelState) -> tuple[float, float]:
@@ -128,49 +89,14 @@ def evaluate(game: Citadel, s: CitadelState) -> tuple[float, float]:
     w0 = positions(s.board, 1)
     w1 = positions(s.board, 2)
     d = _side(game, s, 0, w0, w1) - _side(game, s, 1, w1, w0)
-    d += W_MATERIAL * (len(w0) - len(w1)) / (len(w0) + len(w1) + MATERIAL_DAMP)
     v = 1.0 / (1.0 + math.exp(-SCALE * d))
     return (v, 1.0 - v)
 
 
 def _prior(game: Citadel, s: CitadelState, p: int, actions: Sequence[int]) -> Sequence[float]:
-    """The greedy agent's scores, with steps onto attacking posts raised (see above)."""
     if s.phase != PLAY:
         return [0.0] * len(actions)
-    scores = _scorer.scores(game, s, p, list(actions), jitter=False)
-    posts = _attacking_posts(game, s, p)
-    if not posts:
-        return scores
-    geo = game.geo
-    board = s.board
-    cits = game.citadel_set(s)
-    for i, a in enumerate(actions):
-        kind, fcell, extra = split_action(a)
-        if kind != K_MOVE:
-            continue
-        cell = geo.from_frame[fcell]
-        to = geo.dir_step[4 * cell + extra]
-        need = posts.get(to, 0)
-        if need and geo.arrival_strength(board, cell, to, cits) >= need:
-            scores[i] = max(scores[i], 0.0) + POST_BONUS
-    return scores
-
-
-def _attacking_posts(game: Citadel, s: CitadelState, p: int) -> dict[int, int]:
-    """Cells next to an enemy citadel with the enemy's warrior on it, each with that
-    defender's strength (the strongest, where a cell touches two)."""
-    geo = game.geo
-    board = s.board
-    en = 2 - p
-    cits = game.citadel_set(s)
-    posts: dict[int, int] = {}
-    for k, c in enumerate(s.citadels):
-        if game.controller(s, k) == 1 - p and board[c] == en:
-            need = geo.strength(board, c, cits)
-            for y in geo.nbrs[c]:
-                if posts.get(y, 0) < need:
-                    posts[y] = need
-    return posts
+    return _scorer.scores(game, s, p, list(actions), jitter=False)
 
 
 def position_key(game: Citadel, s: CitadelState) -> bytes | None:
