@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import random
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -200,6 +201,21 @@ def test_best_writes_matches_the_plain_form_and_draws_alike(sheet: str, per_segm
         assert mine.getstate() == theirs.getstate()
 
 
+def greedy_decisions(
+    game: CatSudoku, agent: GreedyAgent, rng: random.Random
+) -> Iterator[tuple[CSState, int]]:
+    """A game ``agent`` plays for every seat, dice rolled by ``rng``: each decision's
+    state and seat, handed over before the agent acts (so a test may look first)."""
+    s = game.initial_state()
+    while not (tm := game.to_move(s)).is_terminal:
+        if tm.is_chance:
+            s = game.apply(s, rng.randrange(6), None)
+            continue
+        p = tm.players[0]
+        yield s, p
+        s = game.apply(s, agent.act(game, s, p), p)
+
+
 def oracle_plan_turn(game: CatSudoku, s: CSState, player: int, wild: int) -> int:
     counts = [0] * 7
     for d in s.dice:
@@ -228,18 +244,14 @@ def test_plan_turn_matches_the_plain_form(adjacent: bool) -> None:
         game = new(sheet, adjacent=adjacent)
         agent = GreedyAgent(seed=1)
         rng = random.Random(2)
-        s = game.initial_state()
         checked = 0
-        while not game.to_move(s).is_terminal and checked < 12:
-            tm = game.to_move(s)
-            if tm.is_chance:
-                s = game.apply(s, rng.randrange(6), None)
-                continue
+        for s, _p in greedy_decisions(game, agent, rng):
+            if checked == 12:
+                break
             if s.phase == WILD:
                 for wild in range(7):
                     assert plan_turn(game, s, 0, wild) == oracle_plan_turn(game, s, 0, wild)
                 checked += 1
-            s = game.apply(s, agent.act(game, s, 0), 0)
 
 
 #: Greedy games recorded before the agent was rewritten for speed: sha256 of the
@@ -322,14 +334,10 @@ def test_plans_on_shared_sheet_work_match_the_plain_form() -> None:
         game = new(sheet, players=2, adjacent=adjacent)
         agent = GreedyAgent(seed=3)
         rng = random.Random(4)
-        s = game.initial_state()
         checked = 0
-        while not game.to_move(s).is_terminal and checked < 10:
-            tm = game.to_move(s)
-            if tm.is_chance:
-                s = game.apply(s, rng.randrange(6), None)
-                continue
-            p = tm.players[0]
+        for s, p in greedy_decisions(game, agent, rng):
+            if checked == 10:
+                break
             if s.phase == WILD:
                 work = agent.work(game, p, s.sheets[p])
                 for wild in (0, *s.dice):
@@ -337,7 +345,6 @@ def test_plans_on_shared_sheet_work_match_the_plain_form() -> None:
                         game, CSState(*s.fields()[:7], (s.sheets[p],), s.left), 0, wild
                     )
                 checked += 1
-            s = game.apply(s, agent.act(game, s, p), p)
 
 
 def test_wild_values_left_unplanned_cannot_rank_first() -> None:
@@ -351,12 +358,7 @@ def test_wild_values_left_unplanned_cannot_rank_first() -> None:
         game = new(sheet, players=players, **options)
         agent = GreedyAgent(seed=5)
         rng = random.Random(6)
-        s = game.initial_state()
-        while not (tm := game.to_move(s)).is_terminal:
-            if tm.is_chance:
-                s = game.apply(s, rng.randrange(6), None)
-                continue
-            p = tm.players[0]
+        for s, p in greedy_decisions(game, agent, rng):
             if s.phase == WILD:
                 work = agent.work(game, p, s.sheets[p])
                 values = sorted(
@@ -369,7 +371,6 @@ def test_wild_values_left_unplanned_cannot_rank_first() -> None:
                 assert [r for r in ranked if r[:2] == top] == [r for r in every if r[:2] == top]
                 assert set(ranked) <= set(every)
                 skipped += len(every) - len(ranked)
-            s = game.apply(s, agent.act(game, s, p), p)
     assert skipped
 
 
@@ -379,12 +380,7 @@ def test_writes_recalled_from_the_plans_are_the_ones_worked_out_afresh() -> None
         game = new(sheet, players=players)
         agent = GreedyAgent(seed=7)
         rng = random.Random(8)
-        s = game.initial_state()
-        while not (tm := game.to_move(s)).is_terminal:
-            if tm.is_chance:
-                s = game.apply(s, rng.randrange(6), None)
-                continue
-            p = tm.players[0]
+        for s, p in greedy_decisions(game, agent, rng):
             if s.phase != WILD:
                 d = s.left[p]
                 values = [v for v in range(1, 7) if d[v]] or list(range(1, 7))
@@ -396,5 +392,4 @@ def test_writes_recalled_from_the_plans_are_the_ones_worked_out_afresh() -> None
                     recalled += 1
                     fresh = SheetWork(game, s.sheets[p])
                     assert kept == fresh.ties(s.sheets[p], fresh.marks, squares, values)[1]
-            s = game.apply(s, agent.act(game, s, p), p)
     assert recalled
