@@ -22,6 +22,7 @@ from sudoku_arena.core.match import Match
 from sudoku_arena.games.cat_sudoku.agents import GreedyAgent
 from sudoku_arena.games.cat_sudoku.game import NUM_ACTIONS, WILD, WRITE
 from sudoku_arena.games.cat_sudoku.render import render_panel, render_svg, render_text
+from sudoku_arena.games.cat_sudoku.sheet import OPEN_KINDS, PRINTED
 from sudoku_arena.testing import check_game
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -100,6 +101,24 @@ def test_dump_and_load() -> None:
     bad["sheets"] = bad["sheets"][:2]
     with pytest.raises(StateFormatError, match="sheets need 3"):
         game.load_state(bad)
+
+
+def test_load_state_refuses_numbers_the_sheet_forbids() -> None:
+    """A blocked square holding a number, or a pre-printed square changed, is refused with
+    what is allowed (such a sheet once read as full)."""
+    game = new("winter", players=2)
+    s = game.initial_state()
+    kinds, printed = game.sheet.kinds, game.sheet.printed
+    blocked = next(i for i, k in enumerate(kinds) if k not in OPEN_KINDS)
+    pre = next(i for i, k in enumerate(kinds) if k == PRINTED)
+    for square, value in ((blocked, 3), (pre, printed[pre] % 6 + 1)):
+        data = game.dump_state(s)
+        sheet = list(data["sheets"][1])
+        sheet[square] = str(value)
+        data["sheets"][1] = "".join(sheet)
+        with pytest.raises(StateFormatError, match="blocked squares hold 0"):
+            game.load_state(data)
+    assert game.load_state(game.dump_state(s)) == s
 
 
 # -- drawings -----------------------------------------------------------------------------------

@@ -55,6 +55,8 @@ from sudoku_arena.core.types import (
 from sudoku_arena.games.cat_sudoku.rules import Board, explain, set_penalty
 from sudoku_arena.games.cat_sudoku.sheet import (
     MAX_SIDE,
+    OPEN_KINDS,
+    PRINTED,
     SHEET_NAMES,
     check_sheet_param,
     load_sheet,
@@ -859,6 +861,11 @@ class CatSudoku(BaseGame[CSState, int]):
             problems.append(f"sheets need {n} strings of {self.board.size} digits")
         elif any(x > 6 for v in s.sheets for x in v):
             problems.append("sheet values are 0-6")
+        elif any(self._misprinted(v) for v in s.sheets):
+            problems.append(
+                "a blocked square holds a number or a pre-printed number was changed "
+                "(blocked squares hold 0, pre-printed squares their printed number)"
+            )
         if len(s.left) != n or any(len(d) != 7 or min(d) < 0 for d in s.left):
             problems.append(f"left needs {n} lists of 7 counts")
         if len(s.counter) != 18 or len(s.dice) > 4 or any(not 1 <= d <= 6 for d in s.dice):
@@ -868,6 +875,16 @@ class CatSudoku(BaseGame[CSState, int]):
         if problems:
             raise StateFormatError("not a Cat Sudoku state: " + "; ".join(problems))
         return s
+
+    def _misprinted(self, values: tuple[int, ...]) -> bool:
+        """Whether a sheet's ``values`` break the sheet itself: a number in a blocked
+        square, or a pre-printed square holding anything but its number (no write can
+        reach either, so only a hand-made or damaged state has them)."""
+        sheet = self.sheet
+        return any(
+            (k not in OPEN_KINDS and x) or (k == PRINTED and x != printed)
+            for k, x, printed in zip(sheet.kinds, values, sheet.printed, strict=True)
+        )
 
 
 __all__ = ["NUM_ACTIONS", "CSState", "CatSudoku"]
