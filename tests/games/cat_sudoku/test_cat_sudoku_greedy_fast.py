@@ -21,6 +21,7 @@ from sudoku_arena.games.cat_sudoku.agents import (
     GreedyAgent,
     SheetWork,
     best_writes,
+    free_plans,
     new_marks,
     plan_turn,
     rank_wilds,
@@ -372,6 +373,35 @@ def test_wild_values_left_unplanned_cannot_rank_first() -> None:
                 assert set(ranked) <= set(every)
                 skipped += len(every) - len(ranked)
     assert skipped
+
+
+@pytest.mark.parametrize("per_segment", [False, True])
+def test_plans_shown_free_cost_nothing_when_played_out(per_segment: bool) -> None:
+    """free_plans only names wild values whose plans, played out afresh, cost 0."""
+    shown = played = 0
+    for sheet, players in (("spring", 1), ("summer", 2), ("winter", 3), (SQUARE4, 1)):
+        game = new(sheet, players=players, circle_per_segment=per_segment)
+        for seed in range(3):
+            agent = GreedyAgent(seed=seed)
+            for s, p in greedy_decisions(game, agent, random.Random(seed)):
+                if s.phase != WILD:
+                    continue
+                free = free_plans(game, s, p, agent.work(game, p, s.sheets[p]))
+                for wild in range(7):
+                    cost = plan_turn(game, s, p, wild)
+                    played += cost == 0
+                    if free[wild]:
+                        shown += 1
+                        assert cost == 0, (sheet, s, wild)
+    assert shown > played / 2  # most free plans are shown free
+
+
+def test_free_plans_claim_nothing_when_writes_must_touch() -> None:
+    game = new("summer", adjacent=True)
+    agent = GreedyAgent(seed=1)
+    for s, p in greedy_decisions(game, agent, random.Random(1)):
+        if s.phase == WILD:
+            assert not any(free_plans(game, s, p, agent.work(game, p, s.sheets[p])))
 
 
 def test_writes_recalled_from_the_plans_are_the_ones_worked_out_afresh() -> None:

@@ -19,9 +19,11 @@ penalty increases it has computed, and the choices its plans of the wild made. A
 increase for value ``v`` depends only on where ``v`` stands, so a write of ``v`` makes
 only the increases of ``v`` it reaches stale (:meth:`Board.delta_reach`), and the
 others serve the next writes, the plans of every wild value and the next turn; the
-active player's writes take the choices of its plan while they follow it. The work
-follows the sheet it is handed: a sheet with more squares written is caught up, any
-other starts afresh, so what the agent plays never depends on what it worked on before.
+active player's writes take the choices of its plan while they follow it. Most plans
+cost nothing, and most of those are shown to without being played out
+(:func:`free_plans`). The work follows the sheet it is handed: a sheet with more
+squares written is caught up, any other starts afresh, so what the agent plays never
+depends on what it worked on before.
 """
 
 from __future__ import annotations
@@ -501,6 +503,71 @@ def plan_turn(
     return total
 
 
+def free_plans(game: CatSudoku, s: CSState, player: int, work: SheetWork) -> list[bool]:
+    """For every wild value ``w`` (0: no wild), whether :func:`plan_turn` surely costs 0:
+    then it need not be played out. ``work`` is ``player``'s sheet work, synced.
+
+    On a sheet without a diagonal set no write lowers the penalty, and a write adds
+    nothing exactly when its value is not blocked at its square (it then makes no set
+    either). So a plan costs 0 when every write finds an unblocked value among those it
+    may write. A write takes a square and blocks one value at most at the others, its
+    own at the squares it is related to; so it suffices (with ``P`` plain dice, ``c``
+    showing ``u``, before the wild dice) that every plain ``u`` is unblocked at ``P +
+    (c - 1) * K`` allowed squares or more (``K``: the most of those squares one of them
+    is related to), and, when a wild die is left, that four allowed squares have four
+    or more unblocked values (three writes go before the last). With the option
+    adjacent the allowed squares change with every write: nothing is claimed.
+    """
+    out = [False] * 7
+    if game.adjacent or work.marks.sets:
+        return out
+    masks = work.marks.masks
+    squares = game.allowed_squares(s, player)
+    unblocked = [0, 0, 0, 0, 0, 0, 0]  # allowed squares where each value is unblocked
+    rich = 0  # allowed squares with four or more unblocked values
+    for i in squares:
+        free = _VALUES_IN[~masks[i] & 0x7E]
+        for u in free:
+            unblocked[u] += 1
+        if len(free) >= 4:
+            rich += 1
+    dice = s.dice
+    kill = [-1, -1, -1, -1, -1, -1, -1]  # K of each value, once needed
+    for w in range(7):
+        counts = [0, 0, 0, 0, 0, 0, 0]
+        for d in dice:
+            counts[0 if d == w else d] += 1
+        plain = len(dice) - counts[0]
+        ok = not counts[0] or rich >= 4
+        for u in range(1, 7):
+            c = counts[u]
+            if not c or not ok:
+                continue
+            if c > 1 and kill[u] < 0:
+                kill[u] = _most_related(work.related, masks, squares, 1 << u)
+            if unblocked[u] < plain + (c - 1) * kill[u]:
+                ok = False
+        out[w] = ok
+    return out
+
+
+def _most_related(
+    related: tuple[tuple[int, ...], ...], masks: list[int], squares: list[int], bit: int
+) -> int:
+    """The most of the ``squares`` where ``bit`` is unblocked that one of them is
+    related to."""
+    most = 0
+    for i in squares:
+        if not masks[i] & bit:
+            n = 0
+            for j in related[i]:
+                if not masks[j] & bit and masks[j] < _FILLED:
+                    n += 1
+            if n > most:
+                most = n
+    return most
+
+
 def rank_wilds(
     game: CatSudoku, s: CSState, player: int, values: list[int], work: SheetWork
 ) -> list[tuple[int, int, int]]:
@@ -508,23 +575,25 @@ def rank_wilds(
     or tie for it, in the order of ``values``: ``cost`` is :func:`plan_turn`'s, ``dice``
     how many dice show the value. The least pair ranks first.
 
-    A value is not planned when it cannot rank first: fewer of its dice show than the
-    best's so far, and that best's cost is already the least possible. A plan's cost is
-    the sheet's penalty after its writes minus before (each write's increase is exact);
-    writing only adds circles, so only merging diagonal sets could lower a penalty: on
-    a sheet without a diagonal set no plan costs less than 0.
+    A value is not planned when :func:`free_plans` shows that its plan costs 0, nor
+    when it cannot rank first: fewer of its dice show than the best's so far, and that
+    best's cost is already the least possible. A plan's cost is the sheet's penalty
+    after its writes minus before (each write's increase is exact); writing only adds
+    circles, so only merging diagonal sets could lower a penalty: on a sheet without a
+    diagonal set no plan costs less than 0.
     """
     dice = s.dice
     work.sync(s.sheets[player])
     work.planned = []
     no_sets = not work.marks.sets
+    free = free_plans(game, s, player, work)
     costs: dict[int, int] = {}
     best_cost = best_more = 0
     for v in sorted(values, key=dice.count, reverse=True):  # the most dice first
         more = -dice.count(v)
         if costs and no_sets and best_cost <= 0 and more > best_more:
             continue  # fewer dice than the best, at no lower cost: ranks below it
-        cost = plan_turn(game, s, player, v, work)
+        cost = 0 if free[v] else plan_turn(game, s, player, v, work)
         if not costs or (cost, more) < (best_cost, best_more):
             best_cost, best_more = cost, more
         costs[v] = cost
