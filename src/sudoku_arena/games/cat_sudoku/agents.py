@@ -271,26 +271,30 @@ class SheetWork:
         """``(delta, writes)``: the least increase of :meth:`best` and the writes it
         chooses among (``7 * square + value``, in its order; none when ``choose`` is
         false). They depend on ``vals``, ``squares`` and ``values`` only."""
+        any_value = 0
+        for v in values:
+            any_value |= 1 << v
+        if not marks.sets:
+            # No write lowers the penalty, and an unblocked value adds nothing: where
+            # one is unblocked, the least increase is 0.
+            unblocked = self._unblocked_ties(marks, squares, any_value, choose)
+            if unblocked is not None:
+                return 0, unblocked
         board = self.game.board
         per = self.game.per_segment
         delta = self.delta
         known = self.known
         masks = marks.masks
         stale = marks.stale
-        no_sets = not marks.sets
         # Pass 1: the least delta and every write that reaches it, in (square, value)
-        # order. A value not blocked at a square adds nothing there; without a diagonal
-        # set on the sheet, a blocked one adds something.
-        any_value = 0
-        for v in values:
-            any_value |= 1 << v
+        # order. A value not blocked at a square adds nothing there.
         best_delta = _NONE
         best_squares: list[int] = []
         best_values: list[int] = []  # bit masks of the values at best_delta
         for i in squares:
             m = masks[i]
             free = any_value & ~m  # the values adding 0 here
-            if free == any_value or (free and no_sets):  # and the others add more
+            if free == any_value:  # and the others add more
                 if best_delta > 0:
                     best_delta = 0
                     best_squares = [i]
@@ -298,8 +302,6 @@ class SheetWork:
                 elif best_delta == 0:
                     best_squares.append(i)
                     best_values.append(free)
-                continue
-            if no_sets and best_delta <= 0:  # every value adds more than 0 here
                 continue
             here = 0
             off = stale[i]  # the plan's writes changed these values' increases here
@@ -332,8 +334,7 @@ class SheetWork:
             here = best_values[0]
             if not here & (here - 1):  # a single write reaches the least increase
                 return best_delta, [7 * best_squares[0] + _VALUES_IN[here][0]]
-        # Pass 2: the least harm, in exact 60ths. A float sum is off by far less than
-        # 1/60, so the writes of least float harm are among those of least exact harm.
+        # Pass 2: the least harm, in exact 60ths (:func:`_least_harm_at`).
         sums_low = marks.low
         sums_high = marks.high
         low = _NONE
@@ -341,20 +342,7 @@ class SheetWork:
         top_values: list[int] = []  # bit masks of the values of least harm there
         for k in range(len(best_squares)):
             i = best_squares[k]
-            packed_low = sums_low[i]
-            packed_high = sums_high[i]
-            least = _NONE
-            at = 0
-            for v in _VALUES_IN[best_values[k]]:
-                if v <= 3:
-                    h = packed_low >> 16 * (v - 1) & 0xFFFF
-                else:
-                    h = packed_high >> 16 * (v - 4) & 0xFFFF
-                if h < least:
-                    least = h
-                    at = 1 << v
-                elif h == least:
-                    at |= 1 << v
+            least, at = _least_harm_at(sums_low[i], sums_high[i], best_values[k])
             if least < low:
                 low = least
                 top_squares = [i]
@@ -362,10 +350,38 @@ class SheetWork:
             elif least == low:
                 top_squares.append(i)
                 top_values.append(at)
-        at = top_values[0]
-        if len(top_squares) == 1 and not at & (at - 1):
-            return best_delta, [7 * top_squares[0] + _VALUES_IN[at][0]]
         return best_delta, self._least_float_harm(masks, top_squares, top_values)
+
+    def _unblocked_ties(
+        self, marks: Marks, squares: list[int], any_value: int, choose: bool
+    ) -> list[int] | None:
+        """The writes :meth:`ties` chooses among on a sheet without a diagonal set,
+        where writes of unblocked values (of the bit mask ``any_value``) add the least,
+        0: those of least harm, in exact 60ths (:func:`_least_harm_at`), then as floats.
+        None when no value is unblocked at any of ``squares``; [] when not ``choose``."""
+        masks = marks.masks
+        sums_low = marks.low
+        sums_high = marks.high
+        low = _NONE
+        top_squares: list[int] = []
+        top_values: list[int] = []  # bit masks of the values of least harm there
+        for i in squares:
+            free = any_value & ~masks[i]
+            if not free:
+                continue
+            if not choose:
+                return []
+            least, at = _least_harm_at(sums_low[i], sums_high[i], free)
+            if least < low:
+                low = least
+                top_squares = [i]
+                top_values = [at]
+            elif least == low:
+                top_squares.append(i)
+                top_values.append(at)
+        if not top_squares:
+            return None
+        return self._least_float_harm(masks, top_squares, top_values)
 
     def _least_float_harm(
         self, masks: list[int], squares: list[int], values: list[int]
@@ -373,6 +389,9 @@ class SheetWork:
         """The writes (``7 * square + value``) of least float harm among ``squares``
         with the values in the bit masks ``values``, in square and value order. The
         float sums decide, as they always have (rounding can split an exact tie)."""
+        at = values[0]
+        if len(squares) == 1 and not at & (at - 1):  # a single write: nothing to break
+            return [7 * squares[0] + _VALUES_IN[at][0]]
         related = self.related
         least = 0.0
         ties: list[int] = []  # 7 * square + value of the writes of least harm so far
@@ -424,6 +443,23 @@ class SheetWork:
         for j in self.board.delta_reach(after, i):
             stale[j] |= bit
         return after
+
+
+def _least_harm_at(packed_low: int, packed_high: int, free: int) -> tuple[int, int]:
+    """``(harm, values)``: the least exact harm (in 60ths) of the values in the bit mask
+    ``free`` at a square whose sums are ``packed_low`` and ``packed_high`` (:class:`Marks`),
+    and the bit mask of the values that have it. A float sum is off by far less than
+    1/60, so the writes of least float harm are among those of least exact harm."""
+    least = _NONE
+    at = 0
+    for v in _VALUES_IN[free]:
+        h = (packed_low >> 16 * (v - 1) if v <= 3 else packed_high >> 16 * (v - 4)) & 0xFFFF
+        if h < least:
+            least = h
+            at = 1 << v
+        elif h == least:
+            at |= 1 << v
+    return least, at
 
 
 def _masks(blocked: list[int], vals: tuple[int, ...]) -> list[int]:
