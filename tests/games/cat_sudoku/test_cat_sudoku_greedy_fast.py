@@ -330,6 +330,43 @@ def test_sheet_work_kept_across_writes_chooses_as_afresh(per_segment: bool) -> N
             vals = tuple(written)
 
 
+@pytest.mark.parametrize("sheet", ["spring", "winter", SQUARE4])
+def test_sheet_work_started_again_from_its_base_matches_afresh(sheet: str) -> None:
+    """A :class:`SheetWork` thrown back to sheets near the one it started from (as a
+    search's play-outs are) keeps marks equal to those worked out afresh, and chooses
+    as a fresh one does."""
+    game = new(sheet)
+    board = game.board
+    rng = random.Random(sheet)
+    root = list(board.initial)
+    for i in rng.sample(board.fillable, len(board.fillable) // 3):
+        root[i] = rng.randint(1, 6)
+    work = SheetWork(game, tuple(root))
+    for step in range(80):
+        vals = list(root)
+        empty = [i for i in board.fillable if not vals[i]]
+        if rng.random() < 0.3:  # another square of the root written over (a new base)
+            vals[rng.choice([i for i in board.fillable if vals[i]])] = rng.randint(1, 6)
+        for i in rng.sample(empty, rng.choice([0, 1, 2, 4, len(empty) // 2])):
+            vals[i] = rng.randint(1, 6)
+        sheet_now = tuple(vals)
+        work.sync(sheet_now)
+        fresh = SheetWork(game, sheet_now)
+        assert work.vals == sheet_now
+        assert work.marks.masks == fresh.marks.masks
+        assert work.marks.sets == fresh.marks.sets
+        left = [i for i in board.fillable if not vals[i]]
+        assert [work.marks.low[i] for i in left] == [fresh.marks.low[i] for i in left]
+        assert [work.marks.high[i] for i in left] == [fresh.marks.high[i] for i in left]
+        if left:
+            values = sorted(rng.sample(range(1, 7), rng.randint(1, 6)))
+            assert work.ties(sheet_now, work.marks, left, values) == fresh.ties(
+                sheet_now, fresh.marks, left, values
+            )
+        if step % 10 == 9:  # the game moves on: the root gains a write
+            root[rng.choice(empty)] = rng.randint(1, 6)
+
+
 def test_plans_on_shared_sheet_work_match_the_plain_form() -> None:
     for sheet, adjacent in (("summer", False), ("autumn", True)):
         game = new(sheet, players=2, adjacent=adjacent)

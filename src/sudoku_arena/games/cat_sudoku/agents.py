@@ -66,6 +66,9 @@ _PACK_HIGH: Final[tuple[int, ...]] = tuple(
     for m in range(256)
 )
 _NONE: Final = 1 << 30
+#: How many squares from a sheet :meth:`SheetWork.reset` may put its base: catching up
+#: with a few writes costs less than working out a sheet's marks afresh.
+_NEAR: Final = 4
 #: The values in a bit mask (bits 1-6), ascending.
 _VALUES_IN: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(v for v in range(1, 7) if m >> v & 1) for m in range(128)
@@ -190,13 +193,21 @@ class SheetWork:
         self.scratch: Marks | None = None
         #: What the last plans chose on the way (:meth:`remember`).
         self.planned: list[tuple[int, tuple[int, ...], list[int], list[int]]] = []
+        #: The sheet :meth:`reset` starts again from, and a copy of its marks.
+        self.base = vals
+        self.base_marks = self.marks.copy()
 
     def sync(self, vals: tuple[int, ...]) -> None:
         """Work on ``vals`` from now on: catch up with the squares written since, or
-        start afresh when ``vals`` is not this sheet with more squares written."""
+        start again (:meth:`reset`) when ``vals`` is not this sheet with more squares
+        written."""
+        if vals is not self.vals and not self._catch_up(vals):
+            self.reset(vals)
+
+    def _catch_up(self, vals: tuple[int, ...]) -> bool:
+        """Catch up with ``vals``, this sheet with more squares written; False (the
+        marks left half done) when ``vals`` is not that."""
         old = self.vals
-        if vals is old:
-            return
         marks = self.marks
         board = self.board
         written: list[int] = []  # the squares written since
@@ -204,8 +215,7 @@ class SheetWork:
             x = vals[i]
             if x != old[i]:
                 if old[i]:
-                    self.reset(vals)
-                    return
+                    return False
                 marks.write(board, vals, i)
                 written.append(i)
         known = self.known
@@ -216,13 +226,45 @@ class SheetWork:
             for j in board.delta_reach(vals, i):
                 known[j] &= keep
         self.vals = vals
+        return True
 
     def reset(self, vals: tuple[int, ...]) -> None:
-        """Work on ``vals``, keeping nothing computed for another sheet."""
-        self.vals = vals
-        self.marks = new_marks(self.game.board, vals)
+        """Work on ``vals``, keeping no increase computed for another sheet.
+
+        When ``vals`` is :attr:`base` with a few squares written (a search's play-outs
+        all start from its position), the marks start from the base's and catch up;
+        when it is the squares ``vals`` and the base hold alike with a few written (the
+        position before each of a search's candidate writes), that becomes the base;
+        else ``vals`` does, its marks worked out afresh."""
         self.known = [0] * len(vals)
         self.planned = []
+        base = self.base
+        extra = 0  # the squares vals holds and the base does not hold alike
+        moved = False  # whether the base holds a square vals does not hold alike
+        for i in self.squares:
+            x = vals[i]
+            y = base[i]
+            if x != y:
+                if x:
+                    extra += 1
+                if y:
+                    moved = True
+        if extra > _NEAR:
+            self._start(vals)
+            return
+        if moved:
+            self._start(tuple([x if x == y else 0 for x, y in zip(vals, base, strict=True)]))
+        else:
+            self.vals = base
+            self.marks.copy_from(self.base_marks)
+        self._catch_up(vals)
+
+    def _start(self, vals: tuple[int, ...]) -> None:
+        """Work on ``vals`` afresh, and make it the base."""
+        self.vals = vals
+        self.marks = new_marks(self.board, vals)
+        self.base = vals
+        self.base_marks = self.marks.copy()
 
     def plan_marks(self) -> Marks:
         """A copy of the sheet's marks for a plan to write on. Plans run one at a time,
