@@ -204,9 +204,10 @@ class SheetWork:
         if vals is not self.vals and not self._catch_up(vals):
             self.reset(vals)
 
-    def _catch_up(self, vals: tuple[int, ...]) -> bool:
-        """Catch up with ``vals``, this sheet with more squares written; False (the
-        marks left half done) when ``vals`` is not that."""
+    def _catch_up(self, vals: tuple[int, ...], forget: bool = True) -> bool:
+        """Catch up with ``vals``, this sheet with more squares written, forgetting the
+        increases the writes reach unless ``forget`` is false (none are known); False
+        (the marks left half done) when ``vals`` is not that."""
         old = self.vals
         marks = self.marks
         board = self.board
@@ -218,14 +219,17 @@ class SheetWork:
                     return False
                 marks.write(board, vals, i)
                 written.append(i)
+        self.vals = vals
+        if not forget:
+            return True
         known = self.known
         for i in written:
             # Reaches worked out on the sheet with every new write are a superset of
             # those of each write on its own.
             keep = ~(1 << vals[i])
-            for j in board.delta_reach(vals, i):
-                known[j] &= keep
-        self.vals = vals
+            for group in board.delta_reach(vals, i):
+                for j in group:
+                    known[j] &= keep
         return True
 
     def reset(self, vals: tuple[int, ...]) -> None:
@@ -257,7 +261,7 @@ class SheetWork:
         else:
             self.vals = base
             self.marks.copy_from(self.base_marks)
-        self._catch_up(vals)
+        self._catch_up(vals, False)
 
     def _start(self, vals: tuple[int, ...]) -> None:
         """Work on ``vals`` afresh, and make it the base."""
@@ -482,8 +486,9 @@ class SheetWork:
         marks.write(self.board, after, i)
         bit = 1 << v
         stale = marks.stale
-        for j in self.board.delta_reach(after, i):
-            stale[j] |= bit
+        for group in self.board.delta_reach(after, i):
+            for j in group:
+                stale[j] |= bit
         return after
 
 

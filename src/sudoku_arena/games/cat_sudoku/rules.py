@@ -220,10 +220,11 @@ class Board:
                         return True
         return False
 
-    def delta_reach(self, vals: tuple[int, ...], k: int) -> list[int]:
+    def delta_reach(self, vals: tuple[int, ...], k: int) -> list[tuple[int, ...]]:
         """The squares whose :meth:`write_delta` for ``v = vals[k]`` may have changed
-        when ``v`` was written into ``k`` (more squares may be named, some twice); the
-        increases of the other values changed nowhere.
+        when ``v`` was written into ``k``, in groups (more squares may be named, some
+        twice; groups rather than one list, which would be copied together on every
+        write of a play-out); the increases of the other values changed nowhere.
 
         :meth:`write_delta` at ``i`` reads the squares of ``v`` in ``i``'s segments, the
         other segment of a lone such square, and the diagonal sets of ``v`` next to
@@ -231,16 +232,16 @@ class Board:
         with a square of ``v`` in the other segment of ``k``'s row or column, and the
         diagonal neighbours of the set ``k`` now belongs to."""
         v = vals[k]
-        out = list(self.segmates[k])
+        out = [self.segmates[k]]
         for j in self.colmates[k]:
             if vals[j] == v:
-                out += self.rowmates[j]
+                out.append(self.rowmates[j])
         for j in self.rowmates[k]:
             if vals[j] == v:
-                out += self.colmates[j]
+                out.append(self.colmates[j])
         diag = self.diag
         for j in self.component(vals, k):
-            out += diag[j]
+            out.append(diag[j])
         return out
 
 
