@@ -433,6 +433,48 @@ def test_plans_shown_free_cost_nothing_when_played_out(per_segment: bool) -> Non
     assert shown > played / 2  # most free plans are shown free
 
 
+@pytest.mark.parametrize("per_segment", [False, True])
+def test_plans_shown_free_on_random_sheets_cost_nothing(per_segment: bool) -> None:
+    """The same on random sheets with few values (long diagonal sets, sets of ten that
+    a write may join for nothing) and random dice."""
+    shown_with_sets = 0
+    for sheet in ("spring", "winter", SQUARE4):
+        game = new(sheet, circle_per_segment=per_segment)
+        board = game.board
+        rng = random.Random(sheet)
+        s0 = game.initial_state()
+        for _ in range(150):
+            vals = tuple(
+                random_sheet(board, rng, rng.choice([0.2, 0.4, 0.6]), rng.choice([2, 3, 6]))
+            )
+            dice = tuple(sorted(rng.randint(1, 6) for _ in range(4)))
+            s = CSState(WILD, 1, 0, dice, 0, -1, s0.counter, (vals,), s0.left)
+            free = free_plans(game, s, 0, SheetWork(game, vals))
+            for wild in range(7):
+                if free[wild]:
+                    assert plan_turn(game, s, 0, wild) == 0, (sheet, vals, dice, wild)
+                    shown_with_sets += board.has_diagonal_set(vals)
+    assert shown_with_sets
+
+
+@pytest.mark.parametrize("sheet", SHEETS)
+def test_no_write_lowers_a_penalty_where_none_is_said_to(sheet: str) -> None:
+    board = new(sheet).board
+    rng = random.Random(sheet)
+    said = {True: 0, False: 0}
+    for _ in range(60):
+        vals = tuple(random_sheet(board, rng, rng.random(), rng.choice([2, 3, 6])))
+        steady = board.no_write_lowers(vals)
+        said[steady] += board.has_diagonal_set(vals)
+        if steady:
+            for i in board.fillable:
+                if not vals[i]:
+                    for v in range(1, 7):
+                        assert board.write_delta(vals, i, v, False) >= 0, (vals, i, v)
+                        assert board.write_delta(vals, i, v, True) >= 0, (vals, i, v)
+    assert said[True] and said[False]  # sheets with sets of both kinds were seen
+
+
 def test_free_plans_claim_nothing_when_writes_must_touch() -> None:
     game = new("summer", adjacent=True)
     agent = GreedyAgent(seed=1)

@@ -590,19 +590,22 @@ def free_plans(game: CatSudoku, s: CSState, player: int, work: SheetWork) -> lis
     """For every wild value ``w`` (0: no wild), whether :func:`plan_turn` surely costs 0:
     then it need not be played out. ``work`` is ``player``'s sheet work, synced.
 
-    On a sheet without a diagonal set no write lowers the penalty, and a write adds
-    nothing exactly when its value is not blocked at its square (it then makes no set
-    either). So a plan costs 0 when every write finds an unblocked value among those it
-    may write. A write takes a square and blocks one value at most at the others, its
-    own at the squares it is related to; so it suffices (with ``P`` plain dice, ``c``
-    showing ``u``, before the wild dice) that every plain ``u`` is unblocked at ``P +
-    (c - 1) * K`` allowed squares or more (``K``: the most of those squares one of them
-    is related to), and, when a wild die is left, that four allowed squares have four
-    or more unblocked values (three writes go before the last). With the option
-    adjacent the allowed squares change with every write: nothing is claimed.
+    On a sheet where no write lowers the penalty (:meth:`Board.no_write_lowers`, as on
+    one without a diagonal set), a write of a value not blocked at its square adds
+    nothing, so a plan costs 0 when every write finds an unblocked value among those
+    it may write. A write takes a square and blocks one value at most at the others,
+    its own at the squares it is related to; so it suffices (with ``P`` plain dice,
+    ``c`` showing ``u``, before the wild dice) that every plain ``u`` is unblocked at
+    ``P + (c - 1) * K`` allowed squares or more (``K``: the most of those squares one
+    of them is related to; one of all the allowed squares on a sheet with a diagonal
+    set, where a write adding nothing may join a set of ten), and, when a wild die is
+    left, that four allowed squares have four or more unblocked values (three writes
+    go before the last). With the option adjacent the allowed squares change with
+    every write: nothing is claimed.
     """
     out = [False] * 7
-    if game.adjacent or work.marks.sets:
+    sets = work.marks.sets
+    if game.adjacent or (sets and not work.board.no_write_lowers(work.vals)):
         return out
     masks = work.marks.masks
     squares = game.allowed_squares(s, player)
@@ -627,7 +630,7 @@ def free_plans(game: CatSudoku, s: CSState, player: int, work: SheetWork) -> lis
             if not c or not ok:
                 continue
             if c > 1 and kill[u] < 0:
-                kill[u] = _most_related(work.related, masks, squares, 1 << u)
+                kill[u] = _most_related(work.related, masks, squares, 1 << u, sets)
             if unblocked[u] < plain + (c - 1) * kill[u]:
                 ok = False
         out[w] = ok
@@ -635,13 +638,17 @@ def free_plans(game: CatSudoku, s: CSState, player: int, work: SheetWork) -> lis
 
 
 def _most_related(
-    related: tuple[tuple[int, ...], ...], masks: list[int], squares: list[int], bit: int
+    related: tuple[tuple[int, ...], ...],
+    masks: list[int],
+    squares: list[int],
+    bit: int,
+    anywhere: bool,
 ) -> int:
-    """The most of the ``squares`` where ``bit`` is unblocked that one of them is
-    related to."""
+    """The most of the ``squares`` where ``bit`` is unblocked that one of them, or one
+    of all the ``squares`` when ``anywhere``, is related to."""
     most = 0
     for i in squares:
-        if not masks[i] & bit:
+        if anywhere or not masks[i] & bit:
             n = 0
             for j in related[i]:
                 if not masks[j] & bit and masks[j] < _FILLED:
@@ -661,20 +668,21 @@ def rank_wilds(
     A value is not planned when :func:`free_plans` shows that its plan costs 0, nor
     when it cannot rank first: fewer of its dice show than the best's so far, and that
     best's cost is already the least possible. A plan's cost is the sheet's penalty
-    after its writes minus before (each write's increase is exact); writing only adds
-    circles, so only merging diagonal sets could lower a penalty: on a sheet without a
-    diagonal set no plan costs less than 0.
+    after its writes minus before (each write's increase is exact); where no write
+    lowers the penalty (:meth:`Board.no_write_lowers`) no plan costs less than 0:
+    circles stay, and the sets of a value that cost 10 or less together cost as much
+    or more once writes join them.
     """
     dice = s.dice
     work.sync(s.sheets[player])
     work.planned = []
-    no_sets = not work.marks.sets
+    steady = not work.marks.sets or work.board.no_write_lowers(work.vals)
     free = free_plans(game, s, player, work)
     costs: dict[int, int] = {}
     best_cost = best_more = 0
     for v in sorted(values, key=dice.count, reverse=True):  # the most dice first
         more = -dice.count(v)
-        if costs and no_sets and best_cost <= 0 and more > best_more:
+        if costs and steady and best_cost <= 0 and more > best_more:
             continue  # fewer dice than the best, at no lower cost: ranks below it
         cost = 0 if free[v] else plan_turn(game, s, player, v, work)
         if not costs or (cost, more) < (best_cost, best_more):

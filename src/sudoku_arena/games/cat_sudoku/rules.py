@@ -220,6 +220,24 @@ class Board:
                         return True
         return False
 
+    def no_write_lowers(self, vals: tuple[int, ...]) -> bool:
+        """Whether every write on ``vals`` adds to its penalty or keeps it (no
+        :meth:`write_delta` below 0), and keeps this so when it adds nothing.
+
+        Writing only adds circles, and joining diagonal sets into one lowers their
+        penalty only when they cost more than 10 together (a set costs 10 at most). So
+        it holds when the sets of each value cost 10 or less together; a write adding
+        nothing joins no sets or keeps their cost, so it holds after it as well."""
+        if not self.has_diagonal_set(vals):
+            return True
+        cost = [0, 0, 0, 0, 0, 0, 0]
+        for group in self.diagonal_sets(vals):
+            v = vals[group[0]]
+            cost[v] += set_penalty(len(group))
+            if cost[v] > 10:
+                return False
+        return True
+
     def delta_reach(self, vals: tuple[int, ...], k: int) -> list[tuple[int, ...]]:
         """The squares whose :meth:`write_delta` for ``v = vals[k]`` may have changed
         when ``v`` was written into ``k``, in groups (more squares may be named, some
