@@ -353,6 +353,7 @@ def test_sheet_work_started_again_from_its_base_matches_afresh(sheet: str) -> No
         work.sync(sheet_now)
         fresh = SheetWork(game, sheet_now)
         assert work.vals == sheet_now
+        assert work.no_write_lowers() == board.no_write_lowers(sheet_now)
         assert work.marks.masks == fresh.marks.masks
         assert work.marks.sets == fresh.marks.sets
         left = [i for i in board.fillable if not vals[i]]

@@ -193,6 +193,9 @@ class SheetWork:
         self.scratch: Marks | None = None
         #: What the last plans chose on the way (:meth:`remember`).
         self.planned: list[tuple[int, tuple[int, ...], list[int], list[int]]] = []
+        #: :meth:`no_write_lowers` of the sheet ``steady_for``.
+        self.steady = True
+        self.steady_for: tuple[int, ...] | None = None
         #: The sheet :meth:`reset` starts again from, and a copy of its marks.
         self.base = vals
         self.base_marks = self.marks.copy()
@@ -269,6 +272,15 @@ class SheetWork:
         self.marks = new_marks(self.board, vals)
         self.base = vals
         self.base_marks = self.marks.copy()
+
+    def no_write_lowers(self) -> bool:
+        """:meth:`Board.no_write_lowers` of the sheet, worked out once per sheet (the
+        plans of the wild and the ranking of their costs both ask)."""
+        vals = self.vals
+        if self.steady_for is not vals:
+            self.steady = not self.marks.sets or self.board.no_write_lowers(vals)
+            self.steady_for = vals
+        return self.steady
 
     def plan_marks(self) -> Marks:
         """A copy of the sheet's marks for a plan to write on. Plans run one at a time,
@@ -604,8 +616,7 @@ def free_plans(game: CatSudoku, s: CSState, player: int, work: SheetWork) -> lis
     every write: nothing is claimed.
     """
     out = [False] * 7
-    sets = work.marks.sets
-    if game.adjacent or (sets and not work.board.no_write_lowers(work.vals)):
+    if game.adjacent or not work.no_write_lowers():
         return out
     masks = work.marks.masks
     squares = game.allowed_squares(s, player)
@@ -630,7 +641,7 @@ def free_plans(game: CatSudoku, s: CSState, player: int, work: SheetWork) -> lis
             if not c or not ok:
                 continue
             if c > 1 and kill[u] < 0:
-                kill[u] = _most_related(work.related, masks, squares, 1 << u, sets)
+                kill[u] = _most_related(work.related, masks, squares, 1 << u, work.marks.sets)
             if unblocked[u] < plain + (c - 1) * kill[u]:
                 ok = False
         out[w] = ok
@@ -676,7 +687,7 @@ def rank_wilds(
     dice = s.dice
     work.sync(s.sheets[player])
     work.planned = []
-    steady = not work.marks.sets or work.board.no_write_lowers(work.vals)
+    steady = work.no_write_lowers()
     free = free_plans(game, s, player, work)
     costs: dict[int, int] = {}
     best_cost = best_more = 0
