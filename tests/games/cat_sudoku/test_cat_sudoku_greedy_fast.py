@@ -21,6 +21,7 @@ from sudoku_arena.games.cat_sudoku.agents import (
     GreedyAgent,
     SheetWork,
     best_writes,
+    free_plans,
     new_marks,
     plan_turn,
     rank_wilds,
@@ -146,7 +147,7 @@ def test_a_write_changes_increases_only_within_its_reach(sheet: str, per_segment
         before = tuple(vals)
         vals[k] = rng.randint(1, 6)
         after = tuple(vals)
-        reach = set(board.delta_reach(after, k))
+        reach = {j for group in board.delta_reach(after, k) for j in group}
         for i in empty:
             for v in range(1, 7):
                 if i != k and board.write_delta(before, i, v, per_segment) != board.write_delta(
@@ -329,6 +330,44 @@ def test_sheet_work_kept_across_writes_chooses_as_afresh(per_segment: bool) -> N
             vals = tuple(written)
 
 
+@pytest.mark.parametrize("sheet", ["spring", "winter", SQUARE4])
+def test_sheet_work_started_again_from_its_base_matches_afresh(sheet: str) -> None:
+    """A :class:`SheetWork` thrown back to sheets near the one it started from (as a
+    search's play-outs are) keeps marks equal to those worked out afresh, and chooses
+    as a fresh one does."""
+    game = new(sheet)
+    board = game.board
+    rng = random.Random(sheet)
+    root = list(board.initial)
+    for i in rng.sample(board.fillable, len(board.fillable) // 3):
+        root[i] = rng.randint(1, 6)
+    work = SheetWork(game, tuple(root))
+    for step in range(80):
+        vals = list(root)
+        empty = [i for i in board.fillable if not vals[i]]
+        if rng.random() < 0.3:  # another square of the root written over (a new base)
+            vals[rng.choice([i for i in board.fillable if vals[i]])] = rng.randint(1, 6)
+        for i in rng.sample(empty, rng.choice([0, 1, 2, 4, len(empty) // 2])):
+            vals[i] = rng.randint(1, 6)
+        sheet_now = tuple(vals)
+        work.sync(sheet_now)
+        fresh = SheetWork(game, sheet_now)
+        assert work.vals == sheet_now
+        assert work.no_write_lowers() == board.no_write_lowers(sheet_now)
+        assert work.marks.masks == fresh.marks.masks
+        assert work.marks.sets == fresh.marks.sets
+        left = [i for i in board.fillable if not vals[i]]
+        assert [work.marks.low[i] for i in left] == [fresh.marks.low[i] for i in left]
+        assert [work.marks.high[i] for i in left] == [fresh.marks.high[i] for i in left]
+        if left:
+            values = sorted(rng.sample(range(1, 7), rng.randint(1, 6)))
+            assert work.ties(sheet_now, work.marks, left, values) == fresh.ties(
+                sheet_now, fresh.marks, left, values
+            )
+        if step % 10 == 9:  # the game moves on: the root gains a write
+            root[rng.choice(empty)] = rng.randint(1, 6)
+
+
 def test_plans_on_shared_sheet_work_match_the_plain_form() -> None:
     for sheet, adjacent in (("summer", False), ("autumn", True)):
         game = new(sheet, players=2, adjacent=adjacent)
@@ -372,6 +411,77 @@ def test_wild_values_left_unplanned_cannot_rank_first() -> None:
                 assert set(ranked) <= set(every)
                 skipped += len(every) - len(ranked)
     assert skipped
+
+
+@pytest.mark.parametrize("per_segment", [False, True])
+def test_plans_shown_free_cost_nothing_when_played_out(per_segment: bool) -> None:
+    """free_plans only names wild values whose plans, played out afresh, cost 0."""
+    shown = played = 0
+    for sheet, players in (("spring", 1), ("summer", 2), ("winter", 3), (SQUARE4, 1)):
+        game = new(sheet, players=players, circle_per_segment=per_segment)
+        for seed in range(3):
+            agent = GreedyAgent(seed=seed)
+            for s, p in greedy_decisions(game, agent, random.Random(seed)):
+                if s.phase != WILD:
+                    continue
+                free = free_plans(game, s, p, agent.work(game, p, s.sheets[p]))
+                for wild in range(7):
+                    cost = plan_turn(game, s, p, wild)
+                    played += cost == 0
+                    if free[wild]:
+                        shown += 1
+                        assert cost == 0, (sheet, s, wild)
+    assert shown > played / 2  # most free plans are shown free
+
+
+@pytest.mark.parametrize("per_segment", [False, True])
+def test_plans_shown_free_on_random_sheets_cost_nothing(per_segment: bool) -> None:
+    """The same on random sheets with few values (long diagonal sets, sets of ten that
+    a write may join for nothing) and random dice."""
+    shown_with_sets = 0
+    for sheet in ("spring", "winter", SQUARE4):
+        game = new(sheet, circle_per_segment=per_segment)
+        board = game.board
+        rng = random.Random(sheet)
+        s0 = game.initial_state()
+        for _ in range(150):
+            vals = tuple(
+                random_sheet(board, rng, rng.choice([0.2, 0.4, 0.6]), rng.choice([2, 3, 6]))
+            )
+            dice = tuple(sorted(rng.randint(1, 6) for _ in range(4)))
+            s = CSState(WILD, 1, 0, dice, 0, -1, s0.counter, (vals,), s0.left)
+            free = free_plans(game, s, 0, SheetWork(game, vals))
+            for wild in range(7):
+                if free[wild]:
+                    assert plan_turn(game, s, 0, wild) == 0, (sheet, vals, dice, wild)
+                    shown_with_sets += board.has_diagonal_set(vals)
+    assert shown_with_sets
+
+
+@pytest.mark.parametrize("sheet", SHEETS)
+def test_no_write_lowers_a_penalty_where_none_is_said_to(sheet: str) -> None:
+    board = new(sheet).board
+    rng = random.Random(sheet)
+    said = {True: 0, False: 0}
+    for _ in range(60):
+        vals = tuple(random_sheet(board, rng, rng.random(), rng.choice([2, 3, 6])))
+        steady = board.no_write_lowers(vals)
+        said[steady] += board.has_diagonal_set(vals)
+        if steady:
+            for i in board.fillable:
+                if not vals[i]:
+                    for v in range(1, 7):
+                        assert board.write_delta(vals, i, v, False) >= 0, (vals, i, v)
+                        assert board.write_delta(vals, i, v, True) >= 0, (vals, i, v)
+    assert said[True] and said[False]  # sheets with sets of both kinds were seen
+
+
+def test_free_plans_claim_nothing_when_writes_must_touch() -> None:
+    game = new("summer", adjacent=True)
+    agent = GreedyAgent(seed=1)
+    for s, p in greedy_decisions(game, agent, random.Random(1)):
+        if s.phase == WILD:
+            assert not any(free_plans(game, s, p, agent.work(game, p, s.sheets[p])))
 
 
 def test_writes_recalled_from_the_plans_are_the_ones_worked_out_afresh() -> None:

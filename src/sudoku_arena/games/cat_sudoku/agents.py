@@ -19,9 +19,11 @@ penalty increases it has computed, and the choices its plans of the wild made. A
 increase for value ``v`` depends only on where ``v`` stands, so a write of ``v`` makes
 only the increases of ``v`` it reaches stale (:meth:`Board.delta_reach`), and the
 others serve the next writes, the plans of every wild value and the next turn; the
-active player's writes take the choices of its plan while they follow it. The work
-follows the sheet it is handed: a sheet with more squares written is caught up, any
-other starts afresh, so what the agent plays never depends on what it worked on before.
+active player's writes take the choices of its plan while they follow it. Most plans
+cost nothing, and most of those are shown to without being played out
+(:func:`free_plans`). The work follows the sheet it is handed: a sheet with more
+squares written is caught up, any other starts afresh, so what the agent plays never
+depends on what it worked on before.
 """
 
 from __future__ import annotations
@@ -64,6 +66,9 @@ _PACK_HIGH: Final[tuple[int, ...]] = tuple(
     for m in range(256)
 )
 _NONE: Final = 1 << 30
+#: How many squares from a sheet :meth:`SheetWork.reset` may put its base: catching up
+#: with a few writes costs less than working out a sheet's marks afresh.
+_NEAR: Final = 4
 #: The values in a bit mask (bits 1-6), ascending.
 _VALUES_IN: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(v for v in range(1, 7) if m >> v & 1) for m in range(128)
@@ -188,13 +193,25 @@ class SheetWork:
         self.scratch: Marks | None = None
         #: What the last plans chose on the way (:meth:`remember`).
         self.planned: list[tuple[int, tuple[int, ...], list[int], list[int]]] = []
+        #: :meth:`no_write_lowers` of the sheet ``steady_for``.
+        self.steady = True
+        self.steady_for: tuple[int, ...] | None = None
+        #: The sheet :meth:`reset` starts again from, and a copy of its marks.
+        self.base = vals
+        self.base_marks = self.marks.copy()
 
     def sync(self, vals: tuple[int, ...]) -> None:
         """Work on ``vals`` from now on: catch up with the squares written since, or
-        start afresh when ``vals`` is not this sheet with more squares written."""
+        start again (:meth:`reset`) when ``vals`` is not this sheet with more squares
+        written."""
+        if vals is not self.vals and not self._catch_up(vals):
+            self.reset(vals)
+
+    def _catch_up(self, vals: tuple[int, ...], forget: bool = True) -> bool:
+        """Catch up with ``vals``, this sheet with more squares written, forgetting the
+        increases the writes reach unless ``forget`` is false (none are known); False
+        (the marks left half done) when ``vals`` is not that."""
         old = self.vals
-        if vals is old:
-            return
         marks = self.marks
         board = self.board
         written: list[int] = []  # the squares written since
@@ -202,25 +219,68 @@ class SheetWork:
             x = vals[i]
             if x != old[i]:
                 if old[i]:
-                    self.reset(vals)
-                    return
+                    return False
                 marks.write(board, vals, i)
                 written.append(i)
+        self.vals = vals
+        if not forget:
+            return True
         known = self.known
         for i in written:
             # Reaches worked out on the sheet with every new write are a superset of
             # those of each write on its own.
             keep = ~(1 << vals[i])
-            for j in board.delta_reach(vals, i):
-                known[j] &= keep
-        self.vals = vals
+            for group in board.delta_reach(vals, i):
+                for j in group:
+                    known[j] &= keep
+        return True
 
     def reset(self, vals: tuple[int, ...]) -> None:
-        """Work on ``vals``, keeping nothing computed for another sheet."""
-        self.vals = vals
-        self.marks = new_marks(self.game.board, vals)
+        """Work on ``vals``, keeping no increase computed for another sheet.
+
+        When ``vals`` is :attr:`base` with a few squares written (a search's play-outs
+        all start from its position), the marks start from the base's and catch up;
+        when it is the squares ``vals`` and the base hold alike with a few written (the
+        position before each of a search's candidate writes), that becomes the base;
+        else ``vals`` does, its marks worked out afresh."""
         self.known = [0] * len(vals)
         self.planned = []
+        base = self.base
+        extra = 0  # the squares vals holds and the base does not hold alike
+        moved = False  # whether the base holds a square vals does not hold alike
+        for i in self.squares:
+            x = vals[i]
+            y = base[i]
+            if x != y:
+                if x:
+                    extra += 1
+                if y:
+                    moved = True
+        if extra > _NEAR:
+            self._start(vals)
+            return
+        if moved:
+            self._start(tuple([x if x == y else 0 for x, y in zip(vals, base, strict=True)]))
+        else:
+            self.vals = base
+            self.marks.copy_from(self.base_marks)
+        self._catch_up(vals, False)
+
+    def _start(self, vals: tuple[int, ...]) -> None:
+        """Work on ``vals`` afresh, and make it the base."""
+        self.vals = vals
+        self.marks = new_marks(self.board, vals)
+        self.base = vals
+        self.base_marks = self.marks.copy()
+
+    def no_write_lowers(self) -> bool:
+        """:meth:`Board.no_write_lowers` of the sheet, worked out once per sheet (the
+        plans of the wild and the ranking of their costs both ask)."""
+        vals = self.vals
+        if self.steady_for is not vals:
+            self.steady = not self.marks.sets or self.board.no_write_lowers(vals)
+            self.steady_for = vals
+        return self.steady
 
     def plan_marks(self) -> Marks:
         """A copy of the sheet's marks for a plan to write on. Plans run one at a time,
@@ -269,26 +329,30 @@ class SheetWork:
         """``(delta, writes)``: the least increase of :meth:`best` and the writes it
         chooses among (``7 * square + value``, in its order; none when ``choose`` is
         false). They depend on ``vals``, ``squares`` and ``values`` only."""
+        any_value = 0
+        for v in values:
+            any_value |= 1 << v
+        if not marks.sets:
+            # No write lowers the penalty, and an unblocked value adds nothing: where
+            # one is unblocked, the least increase is 0.
+            unblocked = self._unblocked_ties(marks, squares, any_value, choose)
+            if unblocked is not None:
+                return 0, unblocked
         board = self.game.board
         per = self.game.per_segment
         delta = self.delta
         known = self.known
         masks = marks.masks
         stale = marks.stale
-        no_sets = not marks.sets
         # Pass 1: the least delta and every write that reaches it, in (square, value)
-        # order. A value not blocked at a square adds nothing there; without a diagonal
-        # set on the sheet, a blocked one adds something.
-        any_value = 0
-        for v in values:
-            any_value |= 1 << v
+        # order. A value not blocked at a square adds nothing there.
         best_delta = _NONE
         best_squares: list[int] = []
         best_values: list[int] = []  # bit masks of the values at best_delta
         for i in squares:
             m = masks[i]
             free = any_value & ~m  # the values adding 0 here
-            if free == any_value or (free and no_sets):  # and the others add more
+            if free == any_value:  # and the others add more
                 if best_delta > 0:
                     best_delta = 0
                     best_squares = [i]
@@ -296,8 +360,6 @@ class SheetWork:
                 elif best_delta == 0:
                     best_squares.append(i)
                     best_values.append(free)
-                continue
-            if no_sets and best_delta <= 0:  # every value adds more than 0 here
                 continue
             here = 0
             off = stale[i]  # the plan's writes changed these values' increases here
@@ -330,8 +392,7 @@ class SheetWork:
             here = best_values[0]
             if not here & (here - 1):  # a single write reaches the least increase
                 return best_delta, [7 * best_squares[0] + _VALUES_IN[here][0]]
-        # Pass 2: the least harm, in exact 60ths. A float sum is off by far less than
-        # 1/60, so the writes of least float harm are among those of least exact harm.
+        # Pass 2: the least harm, in exact 60ths (:func:`_least_harm_at`).
         sums_low = marks.low
         sums_high = marks.high
         low = _NONE
@@ -339,20 +400,7 @@ class SheetWork:
         top_values: list[int] = []  # bit masks of the values of least harm there
         for k in range(len(best_squares)):
             i = best_squares[k]
-            packed_low = sums_low[i]
-            packed_high = sums_high[i]
-            least = _NONE
-            at = 0
-            for v in _VALUES_IN[best_values[k]]:
-                if v <= 3:
-                    h = packed_low >> 16 * (v - 1) & 0xFFFF
-                else:
-                    h = packed_high >> 16 * (v - 4) & 0xFFFF
-                if h < least:
-                    least = h
-                    at = 1 << v
-                elif h == least:
-                    at |= 1 << v
+            least, at = _least_harm_at(sums_low[i], sums_high[i], best_values[k])
             if least < low:
                 low = least
                 top_squares = [i]
@@ -360,10 +408,38 @@ class SheetWork:
             elif least == low:
                 top_squares.append(i)
                 top_values.append(at)
-        at = top_values[0]
-        if len(top_squares) == 1 and not at & (at - 1):
-            return best_delta, [7 * top_squares[0] + _VALUES_IN[at][0]]
         return best_delta, self._least_float_harm(masks, top_squares, top_values)
+
+    def _unblocked_ties(
+        self, marks: Marks, squares: list[int], any_value: int, choose: bool
+    ) -> list[int] | None:
+        """The writes :meth:`ties` chooses among on a sheet without a diagonal set,
+        where writes of unblocked values (of the bit mask ``any_value``) add the least,
+        0: those of least harm, in exact 60ths (:func:`_least_harm_at`), then as floats.
+        None when no value is unblocked at any of ``squares``; [] when not ``choose``."""
+        masks = marks.masks
+        sums_low = marks.low
+        sums_high = marks.high
+        low = _NONE
+        top_squares: list[int] = []
+        top_values: list[int] = []  # bit masks of the values of least harm there
+        for i in squares:
+            free = any_value & ~masks[i]
+            if not free:
+                continue
+            if not choose:
+                return []
+            least, at = _least_harm_at(sums_low[i], sums_high[i], free)
+            if least < low:
+                low = least
+                top_squares = [i]
+                top_values = [at]
+            elif least == low:
+                top_squares.append(i)
+                top_values.append(at)
+        if not top_squares:
+            return None
+        return self._least_float_harm(masks, top_squares, top_values)
 
     def _least_float_harm(
         self, masks: list[int], squares: list[int], values: list[int]
@@ -371,6 +447,9 @@ class SheetWork:
         """The writes (``7 * square + value``) of least float harm among ``squares``
         with the values in the bit masks ``values``, in square and value order. The
         float sums decide, as they always have (rounding can split an exact tie)."""
+        at = values[0]
+        if len(squares) == 1 and not at & (at - 1):  # a single write: nothing to break
+            return [7 * squares[0] + _VALUES_IN[at][0]]
         related = self.related
         least = 0.0
         ties: list[int] = []  # 7 * square + value of the writes of least harm so far
@@ -419,9 +498,27 @@ class SheetWork:
         marks.write(self.board, after, i)
         bit = 1 << v
         stale = marks.stale
-        for j in self.board.delta_reach(after, i):
-            stale[j] |= bit
+        for group in self.board.delta_reach(after, i):
+            for j in group:
+                stale[j] |= bit
         return after
+
+
+def _least_harm_at(packed_low: int, packed_high: int, free: int) -> tuple[int, int]:
+    """``(harm, values)``: the least exact harm (in 60ths) of the values in the bit mask
+    ``free`` at a square whose sums are ``packed_low`` and ``packed_high`` (:class:`Marks`),
+    and the bit mask of the values that have it. A float sum is off by far less than
+    1/60, so the writes of least float harm are among those of least exact harm."""
+    least = _NONE
+    at = 0
+    for v in _VALUES_IN[free]:
+        h = (packed_low >> 16 * (v - 1) if v <= 3 else packed_high >> 16 * (v - 4)) & 0xFFFF
+        if h < least:
+            least = h
+            at = 1 << v
+        elif h == least:
+            at |= 1 << v
+    return least, at
 
 
 def _masks(blocked: list[int], vals: tuple[int, ...]) -> list[int]:
@@ -501,6 +598,77 @@ def plan_turn(
     return total
 
 
+def free_plans(game: CatSudoku, s: CSState, player: int, work: SheetWork) -> list[bool]:
+    """For every wild value ``w`` (0: no wild), whether :func:`plan_turn` surely costs 0:
+    then it need not be played out. ``work`` is ``player``'s sheet work, synced.
+
+    On a sheet where no write lowers the penalty (:meth:`Board.no_write_lowers`, as on
+    one without a diagonal set), a write of a value not blocked at its square adds
+    nothing, so a plan costs 0 when every write finds an unblocked value among those
+    it may write. A write takes a square and blocks one value at most at the others,
+    its own at the squares it is related to; so it suffices (with ``P`` plain dice,
+    ``c`` showing ``u``, before the wild dice) that every plain ``u`` is unblocked at
+    ``P + (c - 1) * K`` allowed squares or more (``K``: the most of those squares one
+    of them is related to; one of all the allowed squares on a sheet with a diagonal
+    set, where a write adding nothing may join a set of ten), and, when a wild die is
+    left, that four allowed squares have four or more unblocked values (three writes
+    go before the last). With the option adjacent the allowed squares change with
+    every write: nothing is claimed.
+    """
+    out = [False] * 7
+    if game.adjacent or not work.no_write_lowers():
+        return out
+    masks = work.marks.masks
+    squares = game.allowed_squares(s, player)
+    unblocked = [0, 0, 0, 0, 0, 0, 0]  # allowed squares where each value is unblocked
+    rich = 0  # allowed squares with four or more unblocked values
+    for i in squares:
+        free = _VALUES_IN[~masks[i] & 0x7E]
+        for u in free:
+            unblocked[u] += 1
+        if len(free) >= 4:
+            rich += 1
+    dice = s.dice
+    kill = [-1, -1, -1, -1, -1, -1, -1]  # K of each value, once needed
+    for w in range(7):
+        counts = [0, 0, 0, 0, 0, 0, 0]
+        for d in dice:
+            counts[0 if d == w else d] += 1
+        plain = len(dice) - counts[0]
+        ok = not counts[0] or rich >= 4
+        for u in range(1, 7):
+            c = counts[u]
+            if not c or not ok:
+                continue
+            if c > 1 and kill[u] < 0:
+                kill[u] = _most_related(work.related, masks, squares, 1 << u, work.marks.sets)
+            if unblocked[u] < plain + (c - 1) * kill[u]:
+                ok = False
+        out[w] = ok
+    return out
+
+
+def _most_related(
+    related: tuple[tuple[int, ...], ...],
+    masks: list[int],
+    squares: list[int],
+    bit: int,
+    anywhere: bool,
+) -> int:
+    """The most of the ``squares`` where ``bit`` is unblocked that one of them, or one
+    of all the ``squares`` when ``anywhere``, is related to."""
+    most = 0
+    for i in squares:
+        if anywhere or not masks[i] & bit:
+            n = 0
+            for j in related[i]:
+                if not masks[j] & bit and masks[j] < _FILLED:
+                    n += 1
+            if n > most:
+                most = n
+    return most
+
+
 def rank_wilds(
     game: CatSudoku, s: CSState, player: int, values: list[int], work: SheetWork
 ) -> list[tuple[int, int, int]]:
@@ -508,23 +676,26 @@ def rank_wilds(
     or tie for it, in the order of ``values``: ``cost`` is :func:`plan_turn`'s, ``dice``
     how many dice show the value. The least pair ranks first.
 
-    A value is not planned when it cannot rank first: fewer of its dice show than the
-    best's so far, and that best's cost is already the least possible. A plan's cost is
-    the sheet's penalty after its writes minus before (each write's increase is exact);
-    writing only adds circles, so only merging diagonal sets could lower a penalty: on
-    a sheet without a diagonal set no plan costs less than 0.
+    A value is not planned when :func:`free_plans` shows that its plan costs 0, nor
+    when it cannot rank first: fewer of its dice show than the best's so far, and that
+    best's cost is already the least possible. A plan's cost is the sheet's penalty
+    after its writes minus before (each write's increase is exact); where no write
+    lowers the penalty (:meth:`Board.no_write_lowers`) no plan costs less than 0:
+    circles stay, and the sets of a value that cost 10 or less together cost as much
+    or more once writes join them.
     """
     dice = s.dice
     work.sync(s.sheets[player])
     work.planned = []
-    no_sets = not work.marks.sets
+    steady = work.no_write_lowers()
+    free = free_plans(game, s, player, work)
     costs: dict[int, int] = {}
     best_cost = best_more = 0
     for v in sorted(values, key=dice.count, reverse=True):  # the most dice first
         more = -dice.count(v)
-        if costs and no_sets and best_cost <= 0 and more > best_more:
+        if costs and steady and best_cost <= 0 and more > best_more:
             continue  # fewer dice than the best, at no lower cost: ranks below it
-        cost = plan_turn(game, s, player, v, work)
+        cost = 0 if free[v] else plan_turn(game, s, player, v, work)
         if not costs or (cost, more) < (best_cost, best_more):
             best_cost, best_more = cost, more
         costs[v] = cost

@@ -220,10 +220,29 @@ class Board:
                         return True
         return False
 
-    def delta_reach(self, vals: tuple[int, ...], k: int) -> list[int]:
+    def no_write_lowers(self, vals: tuple[int, ...]) -> bool:
+        """Whether every write on ``vals`` adds to its penalty or keeps it (no
+        :meth:`write_delta` below 0), and keeps this so when it adds nothing.
+
+        Writing only adds circles, and joining diagonal sets into one lowers their
+        penalty only when they cost more than 10 together (a set costs 10 at most). So
+        it holds when the sets of each value cost 10 or less together; a write adding
+        nothing joins no sets or keeps their cost, so it holds after it as well."""
+        if not self.has_diagonal_set(vals):
+            return True
+        cost = [0, 0, 0, 0, 0, 0, 0]
+        for group in self.diagonal_sets(vals):
+            v = vals[group[0]]
+            cost[v] += set_penalty(len(group))
+            if cost[v] > 10:
+                return False
+        return True
+
+    def delta_reach(self, vals: tuple[int, ...], k: int) -> list[tuple[int, ...]]:
         """The squares whose :meth:`write_delta` for ``v = vals[k]`` may have changed
-        when ``v`` was written into ``k`` (more squares may be named, some twice); the
-        increases of the other values changed nowhere.
+        when ``v`` was written into ``k``, in groups (more squares may be named, some
+        twice; groups rather than one list, which would be copied together on every
+        write of a play-out); the increases of the other values changed nowhere.
 
         :meth:`write_delta` at ``i`` reads the squares of ``v`` in ``i``'s segments, the
         other segment of a lone such square, and the diagonal sets of ``v`` next to
@@ -231,16 +250,16 @@ class Board:
         with a square of ``v`` in the other segment of ``k``'s row or column, and the
         diagonal neighbours of the set ``k`` now belongs to."""
         v = vals[k]
-        out = list(self.segmates[k])
+        out = [self.segmates[k]]
         for j in self.colmates[k]:
             if vals[j] == v:
-                out += self.rowmates[j]
+                out.append(self.rowmates[j])
         for j in self.rowmates[k]:
             if vals[j] == v:
-                out += self.colmates[j]
+                out.append(self.colmates[j])
         diag = self.diag
         for j in self.component(vals, k):
-            out += diag[j]
+            out.append(diag[j])
         return out
 
 
