@@ -330,6 +330,50 @@ def test_sheet_work_kept_across_writes_chooses_as_afresh(per_segment: bool) -> N
             vals = tuple(written)
 
 
+@pytest.mark.parametrize("per_segment", [False, True])
+def test_sheet_work_told_of_writes_matches_afresh(per_segment: bool) -> None:
+    """A :class:`SheetWork` told of each write (:meth:`SheetWork.advance`, as a search's
+    step tells its play-out agent) keeps marks equal to those worked out afresh and
+    chooses as a fresh one does; told of a write on another sheet, it ignores it."""
+    for sheet in ("spring", "winter", SQUARE4):
+        game = new(sheet, circle_per_segment=per_segment)
+        board = game.board
+        rng = random.Random(sheet)
+        vals = tuple(random_sheet(board, rng, 0.2))
+        work = SheetWork(game, vals)
+        for _ in range(60):
+            empty = [i for i in board.fillable if not vals[i]]
+            if not empty:
+                break
+            if rng.random() < 0.5:  # the increases get worked out (and kept) now and then
+                values = sorted(rng.sample(range(1, 7), rng.randint(1, 6)))
+                work.ties(vals, work.marks, empty, values)
+            i = rng.choice(empty)
+            written = list(vals)
+            written[i] = rng.randint(1, 6)
+            after = tuple(written)
+            work.advance(tuple(list(vals)), after, i)  # an equal sheet, not this one: ignored
+            assert work.vals is vals
+            work.advance(vals, after, i)
+            assert work.vals is after
+            vals = after
+            fresh = SheetWork(game, vals)
+            assert work.marks.masks == fresh.marks.masks
+            assert work.marks.sets == fresh.marks.sets
+            left = [j for j in board.fillable if not vals[j]]
+            assert [work.marks.low[j] for j in left] == [fresh.marks.low[j] for j in left]
+            assert [work.marks.high[j] for j in left] == [fresh.marks.high[j] for j in left]
+            for v in range(1, 7):
+                for j in left:
+                    if work.known[j] >> v & 1:
+                        assert work.delta[7 * j + v] == board.write_delta(vals, j, v, per_segment)
+            if left:
+                values = sorted(rng.sample(range(1, 7), rng.randint(1, 6)))
+                assert work.ties(vals, work.marks, left, values) == fresh.ties(
+                    vals, fresh.marks, left, values
+                )
+
+
 @pytest.mark.parametrize("sheet", ["spring", "winter", SQUARE4])
 def test_sheet_work_started_again_from_its_base_matches_afresh(sheet: str) -> None:
     """A :class:`SheetWork` thrown back to sheets near the one it started from (as a

@@ -31,6 +31,7 @@ from __future__ import annotations
 import random
 from typing import Final, final
 
+from sudoku_arena.core.draws import randbelow
 from sudoku_arena.games.cat_sudoku.game import (
     NOWILD,
     WILD,
@@ -223,9 +224,14 @@ class SheetWork:
                 marks.write(board, vals, i)
                 written.append(i)
         self.vals = vals
-        if not forget:
-            return True
+        if forget:
+            self._forget(vals, written)
+        return True
+
+    def _forget(self, vals: tuple[int, ...], written: list[int]) -> None:
+        """Forget the increases the writes of ``written`` on the sheet ``vals`` reach."""
         known = self.known
+        board = self.board
         for i in written:
             # Reaches worked out on the sheet with every new write are a superset of
             # those of each write on its own.
@@ -233,7 +239,15 @@ class SheetWork:
             for group in board.delta_reach(vals, i):
                 for j in group:
                     known[j] &= keep
-        return True
+
+    def advance(self, before: tuple[int, ...], after: tuple[int, ...], i: int) -> None:
+        """The engine wrote square ``i`` of the sheet ``before``, making ``after``: when
+        this work is on ``before``, catch up with that write (as :meth:`sync` would,
+        without comparing the two sheets square by square)."""
+        if self.vals is before:
+            self.marks.write(self.board, after, i)
+            self.vals = after
+            self._forget(after, [i])
 
     def reset(self, vals: tuple[int, ...]) -> None:
         """Work on ``vals``, keeping no increase computed for another sheet.
@@ -531,8 +545,9 @@ def _masks(blocked: list[int], vals: tuple[int, ...]) -> list[int]:
 
 def pick(ties: list[int], rng: random.Random | None) -> tuple[int, int]:
     """``(value, square)`` of one of the writes ``ties`` (``7 * square + value``): the
-    first when ``rng`` is None, else ``rng.choice`` of them (called when two or more)."""
-    chosen = ties[0] if rng is None or len(ties) == 1 else rng.choice(ties)
+    first when ``rng`` is None, else ``rng.choice`` of them (called when two or more;
+    drawn by :func:`randbelow`, the same index without ``choice``'s Python frames)."""
+    chosen = ties[0] if rng is None or len(ties) == 1 else ties[randbelow(rng, len(ties))]
     return chosen % 7, chosen // 7
 
 
@@ -726,6 +741,17 @@ class GreedyAgent:
             work.sync(vals)
         return work
 
+    def written(
+        self, game: CatSudoku, player: int, before: tuple[int, ...], after: tuple[int, ...], i: int
+    ) -> None:
+        """The engine wrote square ``i`` of ``player``'s sheet ``before``, making ``after``
+        (a search's step tells its play-out agent): its sheet work follows
+        (:meth:`SheetWork.advance`), so the next :meth:`work` finds it done."""
+        if game is self._game:
+            work = self._work[player]
+            if work is not None:
+                work.advance(before, after, i)
+
     def act(self, game: CatSudoku, state: CSState, player: int) -> int:
         if state.phase == WILD:
             return self.choose_wild(game, state, player)
@@ -753,7 +779,7 @@ class GreedyAgent:
         ranked = rank_wilds(game, state, player, values, work)
         top = min(ranked)[:2]
         choices = [v for cost, more, v in ranked if (cost, more) == top]
-        v = self._rng.choice(choices)
+        v = choices[randbelow(self._rng, len(choices))]  # rng.choice(choices), cheaper
         if v == 0:
             return NOWILD
         return min(by_value[v], key=_spare)
