@@ -316,6 +316,7 @@ def test_sheet_work_kept_across_writes_chooses_as_afresh(per_segment: bool) -> N
                 vals = tuple(random_sheet(board, rng, rng.random(), rng.choice([2, 6])))
                 continue
             work.sync(vals)
+            assert work.empty == empty == game.open_squares(vals, False)
             squares = sorted(rng.sample(empty, rng.randint(1, len(empty))))
             values = sorted(rng.sample(range(1, 7), rng.randint(1, 6)))
             fresh = SheetWork(game, vals)
@@ -358,6 +359,7 @@ def test_sheet_work_told_of_writes_matches_afresh(per_segment: bool) -> None:
             assert work.vals is after
             vals = after
             fresh = SheetWork(game, vals)
+            assert work.empty == fresh.empty == game.open_squares(vals, False)
             assert work.marks.masks == fresh.marks.masks
             assert work.marks.sets == fresh.marks.sets
             left = [j for j in board.fillable if not vals[j]]
@@ -397,6 +399,7 @@ def test_sheet_work_started_again_from_its_base_matches_afresh(sheet: str) -> No
         work.sync(sheet_now)
         fresh = SheetWork(game, sheet_now)
         assert work.vals == sheet_now
+        assert work.empty == game.open_squares(sheet_now, False)
         assert work.no_write_lowers() == board.no_write_lowers(sheet_now)
         assert work.marks.masks == fresh.marks.masks
         assert work.marks.sets == fresh.marks.sets

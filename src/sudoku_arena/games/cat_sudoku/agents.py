@@ -188,6 +188,10 @@ class SheetWork:
         self.board = board
         self.vals = vals
         self.marks = new_marks(board, vals)
+        #: The fillable squares empty in ``vals``, in square order: what
+        #: :meth:`CatSudoku.open_squares` allows after the setup without the option
+        #: adjacent. Kept write by write; callers only read it.
+        self.empty: list[int] = _empty(board, vals)
         self.delta: list[int] = [0] * (7 * board.size)
         self.known: list[int] = [0] * board.size
         #: The marks plans write on (:meth:`plan_marks`), kept to be overwritten.
@@ -200,6 +204,7 @@ class SheetWork:
         #: The sheet :meth:`reset` starts again from, and a copy of its marks.
         self.base = vals
         self.base_marks = self.marks.copy()
+        self.base_empty = list(self.empty)
 
     def sync(self, vals: tuple[int, ...]) -> None:
         """Work on ``vals`` from now on: catch up with the squares written since, or
@@ -224,6 +229,10 @@ class SheetWork:
                 marks.write(board, vals, i)
                 written.append(i)
         self.vals = vals
+        empty = self.empty
+        for i in written:
+            if i in empty:  # not when a printed square was filled in (a loaded sheet)
+                empty.remove(i)
         if forget:
             self._forget(vals, written)
         return True
@@ -247,6 +256,9 @@ class SheetWork:
         if self.vals is before:
             self.marks.write(self.board, after, i)
             self.vals = after
+            empty = self.empty
+            if i in empty:
+                empty.remove(i)
             self._forget(after, [i])
 
     def reset(self, vals: tuple[int, ...]) -> None:
@@ -278,14 +290,17 @@ class SheetWork:
         else:
             self.vals = base
             self.marks.copy_from(self.base_marks)
+            self.empty = list(self.base_empty)
         self._catch_up(vals, False)
 
     def _start(self, vals: tuple[int, ...]) -> None:
         """Work on ``vals`` afresh, and make it the base."""
         self.vals = vals
         self.marks = new_marks(self.board, vals)
+        self.empty = _empty(self.board, vals)
         self.base = vals
         self.base_marks = self.marks.copy()
+        self.base_empty = list(self.empty)
 
     def no_write_lowers(self) -> bool:
         """:meth:`Board.no_write_lowers` of the sheet, worked out once per sheet (the
@@ -535,6 +550,11 @@ def _least_harm_at(packed_low: int, packed_high: int, free: int) -> tuple[int, i
     return least, at
 
 
+def _empty(board: Board, vals: tuple[int, ...]) -> list[int]:
+    """The fillable squares of ``board`` empty in ``vals``, in square order."""
+    return [i for i in board.fillable if not vals[i]]
+
+
 def _masks(blocked: list[int], vals: tuple[int, ...]) -> list[int]:
     """``blocked`` (:meth:`Board.blocked_all`) with bit 7 set on the filled squares."""
     for i in range(len(vals)):
@@ -757,8 +777,11 @@ class GreedyAgent:
             return self.choose_wild(game, state, player)
         d = state.left[player]
         plain = [v for v in range(1, 7) if d[v]]
-        squares = game.allowed_squares(state, player)
         work = self.work(game, player, state.sheets[player])
+        if state.turn and not game.adjacent:
+            squares = work.empty  # game.allowed_squares, kept by the work
+        else:
+            squares = game.allowed_squares(state, player)
         values = plain or _ALL_VALUES
         ties = work.recall(work.vals, squares, _mask(values))  # as a plan of the wild went
         if ties is None:
