@@ -550,3 +550,31 @@ def test_writes_recalled_from_the_plans_are_the_ones_worked_out_afresh() -> None
                     fresh = SheetWork(game, s.sheets[p])
                     assert kept == fresh.ties(s.sheets[p], fresh.marks, squares, values)[1]
     assert recalled
+
+
+@pytest.mark.parametrize("adjacent", [False, True])
+def test_squares_kept_by_the_sheet_work_are_the_allowed_ones(adjacent: bool) -> None:
+    """:meth:`SheetWork.allowed_squares` (the work's kept list of empty squares) is
+    :meth:`CatSudoku.allowed_squares` at every write of greedy games, the works told of
+    the writes as a search's step tells them."""
+    game = new("spring", players=2, adjacent=adjacent)
+    for seed in range(3):
+        agent = GreedyAgent(seed=seed)
+        rng = random.Random(seed)
+        s = game.initial_state()
+        while (tm := game.to_move(s)).players or tm.is_chance:
+            if tm.is_chance:
+                s = game.apply(s, rng.randrange(6))
+                continue
+            p = tm.players[0]
+            if s.phase == WILD:
+                s = game.apply(s, agent.act(game, s, p), p)
+                continue
+            work = agent.work(game, p, s.sheets[p])
+            assert work.allowed_squares(s, p) == game.allowed_squares(s, p)
+            a = agent.act(game, s, p)
+            after = game.apply(s, a, p)
+            before = s.sheets[p]
+            i = next(j for j in range(len(before)) if before[j] != after.sheets[p][j])
+            agent.written(game, p, before, after.sheets[p], i)
+            s = after

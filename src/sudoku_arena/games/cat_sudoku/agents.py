@@ -302,6 +302,14 @@ class SheetWork:
         self.base_marks = self.marks.copy()
         self.base_empty = list(self.empty)
 
+    def allowed_squares(self, s: CSState, player: int) -> list[int]:
+        """:meth:`CatSudoku.allowed_squares` for ``player``, whose sheet this work is
+        synced to: after the setup without the option adjacent, the list this work
+        keeps (:attr:`empty`; not to be changed by the caller)."""
+        if s.turn and not self.game.adjacent:
+            return self.empty
+        return self.game.allowed_squares(s, player)
+
     def no_write_lowers(self) -> bool:
         """:meth:`Board.no_write_lowers` of the sheet, worked out once per sheet (the
         plans of the wild and the ranking of their costs both ask)."""
@@ -606,7 +614,7 @@ def plan_turn(
     for d in s.dice:
         counts[0 if d == wild else d] += 1
     marks = work.plan_marks()
-    squares = game.allowed_squares(s, player)
+    squares = list(work.allowed_squares(s, player))  # a copy: the plan's writes take squares
     setup = s.turn == 0
     total = 0
     for step in range(len(s.dice)):
@@ -654,7 +662,7 @@ def free_plans(game: CatSudoku, s: CSState, player: int, work: SheetWork) -> lis
     if game.adjacent or not work.no_write_lowers():
         return out
     masks = work.marks.masks
-    squares = game.allowed_squares(s, player)
+    squares = work.allowed_squares(s, player)
     unblocked = [0, 0, 0, 0, 0, 0, 0]  # allowed squares where each value is unblocked
     rich = 0  # allowed squares with four or more unblocked values
     for i in squares:
@@ -778,10 +786,7 @@ class GreedyAgent:
         d = state.left[player]
         plain = [v for v in range(1, 7) if d[v]]
         work = self.work(game, player, state.sheets[player])
-        if state.turn and not game.adjacent:
-            squares = work.empty  # game.allowed_squares, kept by the work
-        else:
-            squares = game.allowed_squares(state, player)
+        squares = work.allowed_squares(state, player)
         values = plain or _ALL_VALUES
         ties = work.recall(work.vals, squares, _mask(values))  # as a plan of the wild went
         if ties is None:
