@@ -26,6 +26,18 @@ def test_randbelow_draws_what_randrange_draws(seed: int) -> None:
 
 
 @pytest.mark.parametrize("seed", range(8))
+def test_randbelow_picks_what_choice_picks(seed: int) -> None:
+    # Cat Sudoku's greedy agent breaks its ties with seq[randbelow(rng, len(seq))].
+    ours, theirs = random.Random(seed), random.Random(seed)
+    for n in SIZES[:-1]:
+        seq = list(range(n))
+        assert [seq[randbelow(ours, n)] for _ in range(30)] == [
+            theirs.choice(seq) for _ in range(30)
+        ]
+    assert ours.random() == theirs.random()
+
+
+@pytest.mark.parametrize("seed", range(8))
 def test_shuffle_permutes_as_random_shuffle(seed: int) -> None:
     ours, theirs = random.Random(seed), random.Random(seed)
     for n in [0, *SIZES[:-1]]:

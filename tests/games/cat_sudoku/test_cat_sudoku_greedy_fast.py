@@ -316,6 +316,7 @@ def test_sheet_work_kept_across_writes_chooses_as_afresh(per_segment: bool) -> N
                 vals = tuple(random_sheet(board, rng, rng.random(), rng.choice([2, 6])))
                 continue
             work.sync(vals)
+            assert work.empty == empty == game.open_squares(vals, False)
             squares = sorted(rng.sample(empty, rng.randint(1, len(empty))))
             values = sorted(rng.sample(range(1, 7), rng.randint(1, 6)))
             fresh = SheetWork(game, vals)
@@ -328,6 +329,51 @@ def test_sheet_work_kept_across_writes_chooses_as_afresh(per_segment: bool) -> N
             for i in rng.sample(empty, min(len(empty), rng.choice([1, 1, 2, 4]))):
                 written[i] = rng.randint(1, 6)
             vals = tuple(written)
+
+
+@pytest.mark.parametrize("per_segment", [False, True])
+def test_sheet_work_told_of_writes_matches_afresh(per_segment: bool) -> None:
+    """A :class:`SheetWork` told of each write (:meth:`SheetWork.advance`, as a search's
+    step tells its play-out agent) keeps marks equal to those worked out afresh and
+    chooses as a fresh one does; told of a write on another sheet, it ignores it."""
+    for sheet in ("spring", "winter", SQUARE4):
+        game = new(sheet, circle_per_segment=per_segment)
+        board = game.board
+        rng = random.Random(sheet)
+        vals = tuple(random_sheet(board, rng, 0.2))
+        work = SheetWork(game, vals)
+        for _ in range(60):
+            empty = [i for i in board.fillable if not vals[i]]
+            if not empty:
+                break
+            if rng.random() < 0.5:  # the increases get worked out (and kept) now and then
+                values = sorted(rng.sample(range(1, 7), rng.randint(1, 6)))
+                work.ties(vals, work.marks, empty, values)
+            i = rng.choice(empty)
+            written = list(vals)
+            written[i] = rng.randint(1, 6)
+            after = tuple(written)
+            work.advance(tuple(list(vals)), after, i)  # an equal sheet, not this one: ignored
+            assert work.vals is vals
+            work.advance(vals, after, i)
+            assert work.vals is after
+            vals = after
+            fresh = SheetWork(game, vals)
+            assert work.empty == fresh.empty == game.open_squares(vals, False)
+            assert work.marks.masks == fresh.marks.masks
+            assert work.marks.sets == fresh.marks.sets
+            left = [j for j in board.fillable if not vals[j]]
+            assert [work.marks.low[j] for j in left] == [fresh.marks.low[j] for j in left]
+            assert [work.marks.high[j] for j in left] == [fresh.marks.high[j] for j in left]
+            for v in range(1, 7):
+                for j in left:
+                    if work.known[j] >> v & 1:
+                        assert work.delta[7 * j + v] == board.write_delta(vals, j, v, per_segment)
+            if left:
+                values = sorted(rng.sample(range(1, 7), rng.randint(1, 6)))
+                assert work.ties(vals, work.marks, left, values) == fresh.ties(
+                    vals, fresh.marks, left, values
+                )
 
 
 @pytest.mark.parametrize("sheet", ["spring", "winter", SQUARE4])
@@ -353,6 +399,7 @@ def test_sheet_work_started_again_from_its_base_matches_afresh(sheet: str) -> No
         work.sync(sheet_now)
         fresh = SheetWork(game, sheet_now)
         assert work.vals == sheet_now
+        assert work.empty == game.open_squares(sheet_now, False)
         assert work.no_write_lowers() == board.no_write_lowers(sheet_now)
         assert work.marks.masks == fresh.marks.masks
         assert work.marks.sets == fresh.marks.sets
@@ -503,3 +550,31 @@ def test_writes_recalled_from_the_plans_are_the_ones_worked_out_afresh() -> None
                     fresh = SheetWork(game, s.sheets[p])
                     assert kept == fresh.ties(s.sheets[p], fresh.marks, squares, values)[1]
     assert recalled
+
+
+@pytest.mark.parametrize("adjacent", [False, True])
+def test_squares_kept_by_the_sheet_work_are_the_allowed_ones(adjacent: bool) -> None:
+    """:meth:`SheetWork.allowed_squares` (the work's kept list of empty squares) is
+    :meth:`CatSudoku.allowed_squares` at every write of greedy games, the works told of
+    the writes as a search's step tells them."""
+    game = new("spring", players=2, adjacent=adjacent)
+    for seed in range(3):
+        agent = GreedyAgent(seed=seed)
+        rng = random.Random(seed)
+        s = game.initial_state()
+        while (tm := game.to_move(s)).players or tm.is_chance:
+            if tm.is_chance:
+                s = game.apply(s, rng.randrange(6))
+                continue
+            p = tm.players[0]
+            if s.phase == WILD:
+                s = game.apply(s, agent.act(game, s, p), p)
+                continue
+            work = agent.work(game, p, s.sheets[p])
+            assert work.allowed_squares(s, p) == game.allowed_squares(s, p)
+            a = agent.act(game, s, p)
+            after = game.apply(s, a, p)
+            before = s.sheets[p]
+            i = next(j for j in range(len(before)) if before[j] != after.sheets[p][j])
+            agent.written(game, p, before, after.sheets[p], i)
+            s = after

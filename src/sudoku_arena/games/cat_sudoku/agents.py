@@ -31,6 +31,7 @@ from __future__ import annotations
 import random
 from typing import Final, final
 
+from sudoku_arena.core.draws import randbelow
 from sudoku_arena.games.cat_sudoku.game import (
     NOWILD,
     WILD,
@@ -187,6 +188,10 @@ class SheetWork:
         self.board = board
         self.vals = vals
         self.marks = new_marks(board, vals)
+        #: The fillable squares empty in ``vals``, in square order: what
+        #: :meth:`CatSudoku.open_squares` allows after the setup without the option
+        #: adjacent. Kept write by write; callers only read it.
+        self.empty: list[int] = _empty(board, vals)
         self.delta: list[int] = [0] * (7 * board.size)
         self.known: list[int] = [0] * board.size
         #: The marks plans write on (:meth:`plan_marks`), kept to be overwritten.
@@ -199,6 +204,7 @@ class SheetWork:
         #: The sheet :meth:`reset` starts again from, and a copy of its marks.
         self.base = vals
         self.base_marks = self.marks.copy()
+        self.base_empty = list(self.empty)
 
     def sync(self, vals: tuple[int, ...]) -> None:
         """Work on ``vals`` from now on: catch up with the squares written since, or
@@ -223,9 +229,18 @@ class SheetWork:
                 marks.write(board, vals, i)
                 written.append(i)
         self.vals = vals
-        if not forget:
-            return True
+        empty = self.empty
+        for i in written:
+            if i in empty:  # not when a printed square was filled in (a loaded sheet)
+                empty.remove(i)
+        if forget:
+            self._forget(vals, written)
+        return True
+
+    def _forget(self, vals: tuple[int, ...], written: list[int]) -> None:
+        """Forget the increases the writes of ``written`` on the sheet ``vals`` reach."""
         known = self.known
+        board = self.board
         for i in written:
             # Reaches worked out on the sheet with every new write are a superset of
             # those of each write on its own.
@@ -233,7 +248,18 @@ class SheetWork:
             for group in board.delta_reach(vals, i):
                 for j in group:
                     known[j] &= keep
-        return True
+
+    def advance(self, before: tuple[int, ...], after: tuple[int, ...], i: int) -> None:
+        """The engine wrote square ``i`` of the sheet ``before``, making ``after``: when
+        this work is on ``before``, catch up with that write (as :meth:`sync` would,
+        without comparing the two sheets square by square)."""
+        if self.vals is before:
+            self.marks.write(self.board, after, i)
+            self.vals = after
+            empty = self.empty
+            if i in empty:
+                empty.remove(i)
+            self._forget(after, [i])
 
     def reset(self, vals: tuple[int, ...]) -> None:
         """Work on ``vals``, keeping no increase computed for another sheet.
@@ -264,14 +290,25 @@ class SheetWork:
         else:
             self.vals = base
             self.marks.copy_from(self.base_marks)
+            self.empty = list(self.base_empty)
         self._catch_up(vals, False)
 
     def _start(self, vals: tuple[int, ...]) -> None:
         """Work on ``vals`` afresh, and make it the base."""
         self.vals = vals
         self.marks = new_marks(self.board, vals)
+        self.empty = _empty(self.board, vals)
         self.base = vals
         self.base_marks = self.marks.copy()
+        self.base_empty = list(self.empty)
+
+    def allowed_squares(self, s: CSState, player: int) -> list[int]:
+        """:meth:`CatSudoku.allowed_squares` for ``player``, whose sheet this work is
+        synced to: after the setup without the option adjacent, the list this work
+        keeps (:attr:`empty`; not to be changed by the caller)."""
+        if s.turn and not self.game.adjacent:
+            return self.empty
+        return self.game.allowed_squares(s, player)
 
     def no_write_lowers(self) -> bool:
         """:meth:`Board.no_write_lowers` of the sheet, worked out once per sheet (the
@@ -521,6 +558,11 @@ def _least_harm_at(packed_low: int, packed_high: int, free: int) -> tuple[int, i
     return least, at
 
 
+def _empty(board: Board, vals: tuple[int, ...]) -> list[int]:
+    """The fillable squares of ``board`` empty in ``vals``, in square order."""
+    return [i for i in board.fillable if not vals[i]]
+
+
 def _masks(blocked: list[int], vals: tuple[int, ...]) -> list[int]:
     """``blocked`` (:meth:`Board.blocked_all`) with bit 7 set on the filled squares."""
     for i in range(len(vals)):
@@ -531,8 +573,9 @@ def _masks(blocked: list[int], vals: tuple[int, ...]) -> list[int]:
 
 def pick(ties: list[int], rng: random.Random | None) -> tuple[int, int]:
     """``(value, square)`` of one of the writes ``ties`` (``7 * square + value``): the
-    first when ``rng`` is None, else ``rng.choice`` of them (called when two or more)."""
-    chosen = ties[0] if rng is None or len(ties) == 1 else rng.choice(ties)
+    first when ``rng`` is None, else ``rng.choice`` of them (called when two or more;
+    drawn by :func:`randbelow`, the same index without ``choice``'s Python frames)."""
+    chosen = ties[0] if rng is None or len(ties) == 1 else ties[randbelow(rng, len(ties))]
     return chosen % 7, chosen // 7
 
 
@@ -571,7 +614,7 @@ def plan_turn(
     for d in s.dice:
         counts[0 if d == wild else d] += 1
     marks = work.plan_marks()
-    squares = game.allowed_squares(s, player)
+    squares = list(work.allowed_squares(s, player))  # a copy: the plan's writes take squares
     setup = s.turn == 0
     total = 0
     for step in range(len(s.dice)):
@@ -619,7 +662,7 @@ def free_plans(game: CatSudoku, s: CSState, player: int, work: SheetWork) -> lis
     if game.adjacent or not work.no_write_lowers():
         return out
     masks = work.marks.masks
-    squares = game.allowed_squares(s, player)
+    squares = work.allowed_squares(s, player)
     unblocked = [0, 0, 0, 0, 0, 0, 0]  # allowed squares where each value is unblocked
     rich = 0  # allowed squares with four or more unblocked values
     for i in squares:
@@ -726,13 +769,24 @@ class GreedyAgent:
             work.sync(vals)
         return work
 
+    def written(
+        self, game: CatSudoku, player: int, before: tuple[int, ...], after: tuple[int, ...], i: int
+    ) -> None:
+        """The engine wrote square ``i`` of ``player``'s sheet ``before``, making ``after``
+        (a search's step tells its play-out agent): its sheet work follows
+        (:meth:`SheetWork.advance`), so the next :meth:`work` finds it done."""
+        if game is self._game:
+            work = self._work[player]
+            if work is not None:
+                work.advance(before, after, i)
+
     def act(self, game: CatSudoku, state: CSState, player: int) -> int:
         if state.phase == WILD:
             return self.choose_wild(game, state, player)
         d = state.left[player]
         plain = [v for v in range(1, 7) if d[v]]
-        squares = game.allowed_squares(state, player)
         work = self.work(game, player, state.sheets[player])
+        squares = work.allowed_squares(state, player)
         values = plain or _ALL_VALUES
         ties = work.recall(work.vals, squares, _mask(values))  # as a plan of the wild went
         if ties is None:
@@ -753,7 +807,7 @@ class GreedyAgent:
         ranked = rank_wilds(game, state, player, values, work)
         top = min(ranked)[:2]
         choices = [v for cost, more, v in ranked if (cost, more) == top]
-        v = self._rng.choice(choices)
+        v = choices[randbelow(self._rng, len(choices))]  # rng.choice(choices), cheaper
         if v == 0:
             return NOWILD
         return min(by_value[v], key=_spare)

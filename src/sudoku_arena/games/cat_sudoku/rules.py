@@ -152,8 +152,12 @@ class Board:
         """Every diagonal set (2+ squares), each sorted, in order of first square."""
         done: set[int] = set()
         out = []
+        diag = self.diag
         for i in self.squares:
-            if vals[i] and i not in done:
+            v = vals[i]
+            if v and i not in done:
+                if not _holds(vals, diag[i], v):
+                    continue  # alone: no set (most squares; no component worked out)
                 comp = self.component(vals, i)
                 done.update(comp)
                 if len(comp) >= 2:

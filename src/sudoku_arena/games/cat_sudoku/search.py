@@ -65,6 +65,17 @@ class _Greedy:
         agent._rng = rng  # the greedy agent's only randomness: its tie-breaks
         return agent.act(game, s, p)
 
+    def step(self, game: CatSudoku, s: CSState, a: int, p: int | None) -> CSState:
+        """:func:`_step`, telling the agent of the writes: its sheet work then follows
+        them without looking for what changed (:meth:`GreedyAgent.written`)."""
+        if p is None or s.phase == WILD:
+            return _step(game, s, a, p)
+        v, r, c = write_parts(a)
+        i = r * game.sheet.cols + c
+        after = game._write(s, p, v, i)
+        self.agent.written(game, p, s.sheets[p], after.sheets[p], i)
+        return after
+
     def prior(self, game: CatSudoku, s: CSState, p: int, actions: Sequence[int]) -> list[float]:
         """:func:`_prior`, planning wild choices on the agent's sheet work."""
         if actions and not is_write(actions[0]):
@@ -135,7 +146,7 @@ def search_hints(game: CatSudoku) -> SearchHints:
             "normal": Budget(4 * CANDIDATES, 0.8),
             "hard": Budget(8 * CANDIDATES, 2.5),
         },
-        step=_step,
+        step=greedy.step,
         step_chance=True,
         rollout_action=greedy.rollout,
         prior=greedy.prior,
