@@ -429,23 +429,8 @@ class SheetWork:
             here = best_values[0]
             if not here & (here - 1):  # a single write reaches the least increase
                 return best_delta, [7 * best_squares[0] + _VALUES_IN[here][0]]
-        # Pass 2: the least harm, in exact 60ths (:func:`_least_harm_at`).
-        sums_low = marks.low
-        sums_high = marks.high
-        low = _NONE
-        top_squares: list[int] = []
-        top_values: list[int] = []  # bit masks of the values of least harm there
-        for k in range(len(best_squares)):
-            i = best_squares[k]
-            least, at = _least_harm_at(sums_low[i], sums_high[i], best_values[k])
-            if least < low:
-                low = least
-                top_squares = [i]
-                top_values = [at]
-            elif least == low:
-                top_squares.append(i)
-                top_values.append(at)
-        return best_delta, self._least_float_harm(masks, top_squares, top_values)
+        # Pass 2: the least harm among them.
+        return best_delta, self._least_harm(marks, best_squares, best_values)
 
     def _unblocked_ties(
         self, marks: Marks, squares: list[int], any_value: int, choose: bool
@@ -455,18 +440,31 @@ class SheetWork:
         0: those of least harm, in exact 60ths (:func:`_least_harm_at`), then as floats.
         None when no value is unblocked at any of ``squares``; [] when not ``choose``."""
         masks = marks.masks
+        found: list[int] = []
+        frees: list[int] = []  # bit masks of the unblocked values there
+        for i in squares:
+            free = any_value & ~masks[i]
+            if free:
+                if not choose:
+                    return []
+                found.append(i)
+                frees.append(free)
+        if not found:
+            return None
+        return self._least_harm(marks, found, frees)
+
+    def _least_harm(self, marks: Marks, squares: list[int], values: list[int]) -> list[int]:
+        """The writes (``7 * square + value``) of least harm among ``squares`` with the
+        values in the bit masks ``values``: least in exact 60ths
+        (:func:`_least_harm_at`), then as floats (:meth:`_least_float_harm`)."""
         sums_low = marks.low
         sums_high = marks.high
         low = _NONE
         top_squares: list[int] = []
         top_values: list[int] = []  # bit masks of the values of least harm there
-        for i in squares:
-            free = any_value & ~masks[i]
-            if not free:
-                continue
-            if not choose:
-                return []
-            least, at = _least_harm_at(sums_low[i], sums_high[i], free)
+        for k in range(len(squares)):
+            i = squares[k]
+            least, at = _least_harm_at(sums_low[i], sums_high[i], values[k])
             if least < low:
                 low = least
                 top_squares = [i]
@@ -474,9 +472,7 @@ class SheetWork:
             elif least == low:
                 top_squares.append(i)
                 top_values.append(at)
-        if not top_squares:
-            return None
-        return self._least_float_harm(masks, top_squares, top_values)
+        return self._least_float_harm(marks.masks, top_squares, top_values)
 
     def _least_float_harm(
         self, masks: list[int], squares: list[int], values: list[int]
