@@ -304,9 +304,9 @@ class SheetWork:
 
     def allowed_squares(self, s: CSState, player: int) -> list[int]:
         """:meth:`CatSudoku.allowed_squares` for ``player``, whose sheet this work is
-        synced to: after the setup without the option adjacent, the list this work
-        keeps (:attr:`empty`; not to be changed by the caller)."""
-        if s.turn and not self.game.adjacent:
+        synced to: the list this work keeps (:attr:`empty`; not to be changed by the
+        caller) where the rule allows every empty square (:meth:`every_empty_open`)."""
+        if self.game.every_empty_open(s.turn == 0):
             return self.empty
         return self.game.allowed_squares(s, player)
 

@@ -407,6 +407,11 @@ class CatSudoku(BaseGame[CSState, int]):
         """The empty squares ``player`` may write into now (CS-3 setup, CS-6 adjacent)."""
         return self.open_squares(s.sheets[player], s.turn == 0)
 
+    def every_empty_open(self, setup: bool) -> bool:
+        """Whether :meth:`open_squares` is every empty fillable square (after the setup,
+        without the option adjacent), so that a caller may keep that list itself."""
+        return not setup and not self.adjacent
+
     def open_squares(self, vals: tuple[int, ...], setup: bool) -> list[int]:
         """The empty squares of the sheet ``vals`` that may be written into, in square
         order: starting squares at the ``setup`` (CS-3), else fillable squares that
