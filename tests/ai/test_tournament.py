@@ -155,9 +155,54 @@ def test_strength_table_renders_stored_rows() -> None:
     stale = next(line for line in text.splitlines() if line.startswith("| hard vs greedy |"))
     fresh = next(line for line in text.splitlines() if line.startswith("| normal vs random |"))
     assert "earlier search" in stale and "earlier search" not in fresh
-    assert "search knowledge or budgets (`search.py`): hard-greedy." in text
+    assert "do not replay the same games since: hard-greedy." in text
     assert "| normal |" in text  # the level's seconds per move
     keys = {
         r.key for r in st.rows_for(next(s for s in st.registered_games() if s.id == "sudokuhex"))
     }
     assert {"normal-random", "hard-greedy", "solo-hard"} <= keys
+
+
+def test_strength_fingerprint_covers_rules_agents_and_search_not_drawings() -> None:
+    st = _script()
+    found = st.knowledge_modules(
+        "sudoku_arena.games.citadel.game", ["sudoku_arena.games.citadel.search"]
+    )
+    for name in ("game", "rules", "agents", "search"):
+        assert f"sudoku_arena.games.citadel.{name}" in found
+    assert "sudoku_arena.ai.mcts.search" in found and "sudoku_arena.ai.mcts.selection" in found
+    assert not any(name.endswith((".render", ".figures", ".entry")) for name in found)
+    assert not any(name.startswith("sudoku_arena.games.cat_sudoku") for name in found)
+
+
+def test_strength_row_that_replays_the_same_is_stamped_current(tmp_path: Path) -> None:
+    st = _script()
+    results = run_games(jobs("tic-tac-sudoku", ["greedy", "random"], 2), workers=1)
+    entry = {
+        "players": ["greedy", "random"],
+        "fingerprint": "0" * 16,  # stamped by code that has changed since
+        "results": [r.to_json() for r in results],
+    }
+    store = {"games": {"tic-tac-sudoku": {"greedy-random": entry}}}
+    assert st.verify_row("tic-tac-sudoku", entry, 2) == []
+    st.verify(
+        tmp_path, store, "tic-tac-sudoku", st.Row("greedy-random", ("greedy", "random")), 2, {}
+    )
+    assert entry["fingerprint"] == st.fingerprint("tic-tac-sudoku", 2, {})
+    on_disk = st.load_store(tmp_path)["games"]["tic-tac-sudoku"]["greedy-random"]
+    assert on_disk["fingerprint"] == entry["fingerprint"]
+
+
+def test_strength_row_that_replays_differently_stays_stale(tmp_path: Path) -> None:
+    st = _script()
+    results = run_games(jobs("tic-tac-sudoku", ["greedy", "random"], 2), workers=1)
+    stored = [r.to_json() for r in results]
+    stored[1]["plies"] += 1  # as if an earlier agent had played one move more
+    entry = {"players": ["greedy", "random"], "fingerprint": "0" * 16, "results": stored}
+    store = {"games": {"tic-tac-sudoku": {"greedy-random": entry}}}
+    differ = st.verify_row("tic-tac-sudoku", entry, 2)
+    assert len(differ) == 1 and differ[0].startswith("game 1:")
+    st.verify(
+        tmp_path, store, "tic-tac-sudoku", st.Row("greedy-random", ("greedy", "random")), 2, {}
+    )
+    assert entry["fingerprint"] == "0" * 16

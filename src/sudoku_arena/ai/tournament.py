@@ -102,8 +102,12 @@ def jobs(
     return out
 
 
-def play_game(job: GameJob) -> GameResult:
-    """Play one game of a tournament (in a worker process)."""
+def play_game(job: GameJob, max_plies: int | None = None) -> GameResult:
+    """Play one game of a tournament (in a worker process).
+
+    With ``max_plies`` the game stops there if not over: a check that a game replays
+    as stored need not play out a game that is already longer. Such a result has
+    ``plies == max_plies`` and zero returns and scores; it is not one to keep."""
     t0 = time.perf_counter()
     k = len(job.players)
     game = load_seeded(job.game_id, job.seed, **{**dict(job.params), "players": k})
@@ -113,6 +117,10 @@ def play_game(job: GameJob) -> GameResult:
     times: list[list[float]] = [[] for _ in range(k)]
     plies = 0
     while not match.is_over:
+        if max_plies is not None and plies >= max_plies:
+            return GameResult(
+                job.index, job.seed, job.seats, (0.0,) * k, (0.0,) * k, plies, (), 0.0
+            )
         seat = match.to_move().players[0]
         view_state = match.agent_state(seat)
         t = time.perf_counter()

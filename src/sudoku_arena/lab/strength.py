@@ -12,19 +12,24 @@ For every registered game:
 The raw results are kept in docs/strength.json, game by game and row by row, and the
 script only plays what is missing: run it again with a larger ``--games`` to add games,
 with ``--only GAME`` to work on one game, with ``--rows`` to pick rows. A row whose
-game version, level budgets or search hints changed since it was played is started
-over (``--keep-stale`` keeps it). ``--render`` only rewrites the Markdown.
+game version, level budgets or bot code (the game's rules, agents and search knowledge,
+and the search: :func:`fingerprint`) changed since it was played is started over
+(``--keep-stale`` keeps it). After a change that should not change any move (a
+refactor, a speed-up), ``--verify N`` replays each row's N shortest games instead and
+keeps the rows whose games come out the same. ``--render`` only rewrites the Markdown.
 
 Usage (``FOLDER`` holds ``strength.json`` and gets ``strength.md``; the project's is
 ``docs``)::
 
     sudoku-arena analyze --preset strength --out docs [--games 200] [GAME]
     python scripts/strength_table.py [--games 200] [--only GAME ...] [--rows hard-greedy]
+    python scripts/strength_table.py --verify 3 [--only GAME ...]
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
 import datetime
 import fcntl
 import hashlib
@@ -40,7 +45,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sudoku_arena.ai.hints import LEVELS, hints_for
-from sudoku_arena.ai.tournament import GameResult, jobs, percentile, run_games, summarise
+from sudoku_arena.ai.tournament import (
+    GameResult,
+    jobs,
+    percentile,
+    play_game,
+    run_games,
+    summarise,
+)
 from sudoku_arena.core.errors import UnknownGameError
 from sudoku_arena.core.registry import entry_of, load, registered_games
 from sudoku_arena.core.types import GameSpec, JsonDict
@@ -91,24 +103,125 @@ def rows_for(spec: GameSpec) -> list[Row]:
 
 
 def fingerprint(game_id: str, players: int, params: JsonDict) -> str:
-    """What a row's results depend on besides the code of the search itself."""
+    """What a row's results depend on: the game's version, the level budgets, the
+    parameters and the source of every module that decides a bot's move
+    (:func:`knowledge_modules`)."""
     game = load(game_id, seed=0, **{**params, "players": players})
     hints = hints_for(game)
     make = entry_of(game).search_hints
-    module = inspect.getmodule(make) if make is not None else None
-    source = _source_of(module.__name__) if module is not None else ""
+    entry = entry_of(game)
+    makers: list[object] = [make, *entry.agents.values()]
+    roots = [type(game).__module__]
+    roots += [m.__name__ for m in map(inspect.getmodule, makers) if m is not None]
+    sources = {name: _source_of(name) for name in knowledge_modules(type(game).__module__, roots)}
     budgets = {lv: hints.budget(lv).describe() for lv in LEVELS}
-    text = json.dumps([game.spec.version, budgets, source, params], sort_keys=True)
+    text = json.dumps([game.spec.version, budgets, sources, params], sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
+#: The generic search: every level's moves go through it.
+_SEARCH_PACKAGE = "sudoku_arena.ai.mcts"
+
+
+def knowledge_modules(rules_module: str, roots: Sequence[str]) -> list[str]:
+    """The modules whose code decides the bots' moves in the game whose rules class is
+    in ``rules_module``, sorted: ``roots`` (its rules, search knowledge and agents), the
+    generic search, and every module of the game's own package or of the search that
+    these import, followed import by import.
+
+    The game's rules and agents are among them (the search steps with the rules and
+    expands by the greedy agent's scores), so a change to either marks the rows too; a
+    change that keeps every move the same is shown by :func:`verify_row` instead."""
+    package = rules_module.rsplit(".", 1)[0]
+    inside = (package + ".", _SEARCH_PACKAGE + ".", _SEARCH_PACKAGE)
+    todo = [*roots, _SEARCH_PACKAGE]
+    found: set[str] = set()
+    while todo:
+        name = todo.pop()
+        if name in found or not name.startswith(inside):
+            continue
+        found.add(name)
+        todo += _imports_of(name)
+    return sorted(found)
+
+
+def _imports_of(module: str) -> list[str]:
+    """The modules ``module``'s source imports (``from pkg import mod`` counts ``mod``)."""
+    tree = ast.parse(_source_of(module))
+    out: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out += [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            out.append(node.module)
+            for a in node.names:
+                sub = f"{node.module}.{a.name}"
+                if importlib.util.find_spec(node.module) and _is_module(sub):
+                    out.append(sub)
+    return out
+
+
+def _is_module(name: str) -> bool:
+    try:
+        return importlib.util.find_spec(name) is not None
+    except ModuleNotFoundError:
+        return False
+
+
 def _source_of(module: str) -> str:
-    """The text of ``module``'s ``.py`` file, also when the compiled module runs (then
-    ``inspect`` has no source): the compiled and the pure build share one fingerprint."""
+    """The text of ``module``'s ``.py`` file (``__init__.py`` for a package), also when
+    the compiled module runs (then ``inspect`` has no source): the compiled and the pure
+    build share one fingerprint."""
     spec = importlib.util.find_spec(module)
     assert spec is not None and spec.origin is not None, module
     origin = Path(spec.origin)
     return origin.with_name(origin.name.split(".", 1)[0] + ".py").read_text(encoding="utf-8")
+
+
+def verify_row(game_id: str, entry: JsonDict, sample: int) -> list[str]:
+    """Replay the ``sample`` shortest stored games of a row with the present code and
+    say how each that came out differently differs (empty: all the same).
+
+    A row's games are reproducible from their seeds while no level's time cap binds,
+    so the same plies and scores mean the same moves: the row still stands for the
+    present bots even if :func:`fingerprint` changed (a refactor, a comment)."""
+    stored = sorted(entry.get("results", []), key=lambda r: (r["plies"], r["index"]))[:sample]
+    params = dict(entry.get("params", {}))
+    todo = [
+        j
+        for r in stored
+        for j in jobs(game_id, entry["players"], 1, params=params, start=int(r["index"]))
+    ]
+    out = []
+    for r, job in zip(stored, todo, strict=True):
+        now = play_game(job, max_plies=int(r["plies"]) + 1)
+        was = (r["plies"], [float(x) for x in r["scores"]])
+        got = (now.plies, [float(x) for x in now.scores])
+        if got != was:
+            out.append(f"game {r['index']}: {got[0]} plies, scores {got[1]}; stored {was}")
+    return out
+
+
+def verify(
+    folder: Path, store: JsonDict, game_id: str, row: Row, sample: int, params: JsonDict
+) -> None:
+    """:func:`verify_row` on one row; when its games replay the same, stamp it with the
+    present :func:`fingerprint` (it stands for the present bots)."""
+    entry = store["games"].get(game_id, {}).get(row.key)
+    if not entry or not entry.get("results"):
+        return
+    fp = fingerprint(game_id, len(row.players), dict(entry.get("params", params)))
+    differ = verify_row(game_id, entry, sample)
+    if differ:
+        print(f"  {row.key}: replays differently, so it stays marked as played by an earlier")
+        print("    search until played again (--rows " + row.key + "):")
+        for line in differ:
+            print(f"    {line}")
+        return
+    print(f"  {row.key}: its {min(sample, len(entry['results']))} shortest games replay the same")
+    if entry.get("fingerprint") != fp:
+        entry["fingerprint"] = fp
+        save_row(folder, store, game_id, row.key)
 
 
 def load_store(folder: Path) -> JsonDict:
@@ -252,8 +365,9 @@ def render(store: JsonDict) -> str:
         "",
         "Produced by `sudoku-arena analyze --preset strength --out docs` (or",
         "`python scripts/strength_table.py`) from the raw results in `docs/strength.json`",
-        "(regenerate after changing a game's `search.py` or the search). Levels and their",
-        "budgets are described in [bots.md](bots.md).",
+        "(play it again after changing a game's rules, agents or search knowledge, or the",
+        "search; `--verify 3` keeps the rows whose games still replay the same). Levels",
+        "and their budgets are described in [bots.md](bots.md).",
         "",
         "Played on the project's 2-core machine, shared with other work while the table",
         f"was played (timings are pessimistic); rendered with Python {platform.python_version()}.",
@@ -315,8 +429,10 @@ def render(store: JsonDict) -> str:
         lines += _timings(spec.id, data)
         if stale:
             lines += [
-                f"Rows marked{_STALE} were played before the last change to this game's "
-                "search knowledge or budgets (`search.py`): " + ", ".join(sorted(stale)) + ".",
+                f"Rows marked{_STALE} were played before the last change to the code "
+                "that decides this game's bot moves (its rules, agents and search "
+                "knowledge, and the search) or to the budgets, and do not replay the same "
+                "games since: " + ", ".join(sorted(stale)) + ".",
                 "",
             ]
     return "\n".join(lines).rstrip() + "\n"
@@ -358,6 +474,7 @@ def build(
     keep_stale: bool = False,
     params: JsonDict | None = None,
     render_only: bool = False,
+    verify_sample: int = 0,
 ) -> Path:
     """Play what ``folder/strength.json`` lacks (see the module doc) and write
     ``folder/strength.md``; return its path. Raises ``UnknownGameError`` for an unknown
@@ -379,7 +496,10 @@ def build(
             for row in rows_for(spec):
                 if rows and row.key not in rows:
                     continue
-                play_row(folder, store, spec.id, row, games, workers, keep_stale, params or {})
+                if verify_sample:
+                    verify(folder, store, spec.id, row, verify_sample, params or {})
+                else:
+                    play_row(folder, store, spec.id, row, games, workers, keep_stale, params or {})
                 md.write_text(render(store), encoding="utf-8")
     md.write_text(render(store), encoding="utf-8")
     return md
@@ -395,6 +515,14 @@ def main(argv: list[str] | None = None, folder: Path = Path("docs")) -> int:
     ap.add_argument("--render", action="store_true", help="only rewrite strength.md")
     ap.add_argument("--keep-stale", action="store_true", help="keep rows of older searches")
     ap.add_argument("--param", action="append", default=[], help="NAME=VALUE for --only game")
+    ap.add_argument(
+        "--verify",
+        type=int,
+        default=0,
+        metavar="N",
+        help="play nothing: replay each row's N shortest games and re-stamp the rows "
+        "whose games come out the same",
+    )
     args = ap.parse_args(argv)
     try:
         md = build(
@@ -406,6 +534,7 @@ def main(argv: list[str] | None = None, folder: Path = Path("docs")) -> int:
             keep_stale=args.keep_stale,
             params=dict(p.split("=", 1) for p in args.param),
             render_only=args.render,
+            verify_sample=args.verify,
         )
     except UnknownGameError as exc:
         print(exc, file=sys.stderr)
