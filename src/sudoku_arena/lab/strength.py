@@ -156,7 +156,7 @@ def _imports_of(module: str) -> list[str]:
             out.append(node.module)
             for a in node.names:
                 sub = f"{node.module}.{a.name}"
-                if importlib.util.find_spec(node.module) and _is_module(sub):
+                if _is_module(sub):
                     out.append(sub)
     return out
 
