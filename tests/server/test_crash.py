@@ -10,8 +10,11 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from arena_helpers import Player, ServerProcess, create
 from websockets.exceptions import ConnectionClosed
+
+from procs import HAS_PROC, alive, children
 
 
 def _play_until_killed(
@@ -82,3 +85,24 @@ def test_sigkill_mid_game_loses_no_acknowledged_move(tmp_path: Path) -> None:
             assert st["status"] == "finished", st
     finally:
         second.stop()
+
+
+@pytest.mark.skipif(not HAS_PROC, reason="reads /proc (Linux)")
+def test_a_killed_server_leaves_no_worker_processes_behind(tmp_path: Path) -> None:
+    server = ServerProcess(f"sqlite:///{tmp_path}/orphans.sqlite3", "--bot-workers", "1")
+    # A bot game makes the bot pool and the analysis pool start their workers.
+    made = create(server.url, seats=[{"kind": "bot", "agent": "random"}] * 2)
+    deadline = time.time() + 20
+    workers: set[int] = set()
+    while time.time() < deadline:
+        workers = children(server.proc.pid)
+        status = httpx.get(f"{server.url}/api/matches/{made['id']}").json()["status"]
+        if len(workers) >= 2 and status == "finished":
+            break
+        time.sleep(0.1)
+    assert len(workers) >= 2, "the bot and analysis pools did not start their workers"
+    server.kill()  # SIGKILL: the server's shutdown code never runs
+    deadline = time.time() + 10
+    while any(alive(w) for w in workers) and time.time() < deadline:
+        time.sleep(0.05)
+    assert not [w for w in workers if alive(w)], "worker processes outlived the server"

@@ -19,14 +19,14 @@ import math
 import os
 import statistics
 import time
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from sudoku_arena.ai.agents import make_agent
 from sudoku_arena.core.match import Match, load_seeded
 from sudoku_arena.core.params import ParamValue
 from sudoku_arena.core.types import JsonDict
+from sudoku_arena.core.workers import unordered
 
 Z95 = 1.959963984540054
 
@@ -164,24 +164,12 @@ def run_games(
             if on_result is not None:
                 on_result(r)
     else:
-        for r in _parallel(todo, workers):
+        for r in unordered(play_game, todo, workers):
             results.append(r)
             if on_result is not None:
                 on_result(r)
     results.sort(key=lambda r: r.index)
     return results
-
-
-def _parallel(todo: Sequence[GameJob], workers: int) -> Iterator[GameResult]:
-    pending = list(reversed(todo))
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        running: set[Future[GameResult]] = set()
-        while pending or running:
-            while pending and len(running) < 2 * workers:
-                running.add(pool.submit(play_game, pending.pop()))
-            done, running = wait(running, return_when=FIRST_COMPLETED)
-            for fut in done:
-                yield fut.result()
 
 
 # -- statistics -----------------------------------------------------------------------------

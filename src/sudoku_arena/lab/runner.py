@@ -14,9 +14,7 @@ from __future__ import annotations
 
 import json
 import logging
-import multiprocessing
 import os
-import signal
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -24,6 +22,7 @@ from pathlib import Path
 
 from sudoku_arena.ai.agents import make_agent
 from sudoku_arena.core.match import Match, load_seeded
+from sudoku_arena.core.workers import unordered
 from sudoku_arena.lab.plan import LabJob, Plan
 from sudoku_arena.lab.store import LabError, appender, open_run, read_lines, repair
 from sudoku_arena.lab.trace import trace_of
@@ -117,23 +116,12 @@ def run(
     return RunResult(kept, played, False, time.perf_counter() - t0)
 
 
-def _quiet_worker() -> None:
-    # Ctrl-C is the parent's to handle: it keeps what is done and stops the pool.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 def _local(todo: list[LabJob], workers: int) -> Iterator[str]:
     if workers <= 1 or len(todo) <= 1:
         for job in todo:
             yield play(job)
         return
-    pool = multiprocessing.Pool(min(workers, len(todo)), initializer=_quiet_worker)
-    try:
-        yield from pool.imap_unordered(play, todo, chunksize=1)
-        pool.close()
-    finally:
-        pool.terminate()
-        pool.join()
+    yield from unordered(play, todo, min(workers, len(todo)))
 
 
 def _ray(todo: list[LabJob], workers: int, address: str | None) -> Iterator[str]:
@@ -150,7 +138,11 @@ def _ray(todo: list[LabJob], workers: int, address: str | None) -> Iterator[str]
         if address:
             ray.init(address=address, logging_level=logging.ERROR, log_to_driver=False)
         else:
+            # "local", not None: with no address Ray joins any instance it finds
+            # running on the machine (another user's, or a stale one), and the games
+            # would wait on workers that never come.
             ray.init(
+                address="local",
                 num_cpus=workers,
                 include_dashboard=False,
                 logging_level=logging.ERROR,

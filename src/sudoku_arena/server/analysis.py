@@ -27,17 +27,17 @@ import contextlib
 import functools
 import json
 import logging
-import multiprocessing
 import os
 import secrets
 import socket
 from collections.abc import Callable, Sequence
-from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import BrokenExecutor, Executor, ThreadPoolExecutor
 
 from sudoku_arena.ai.analysis import position_values, simulations_for, swings
 from sudoku_arena.core.protocol import AnyGame
 from sudoku_arena.core.registry import load
 from sudoku_arena.core.types import JsonDict
+from sudoku_arena.core.workers import spawn_pool
 from sudoku_arena.server.analysis_store import AnalysisRow, AnalysisStore
 from sudoku_arena.server.storage import GameRow, Storage
 
@@ -149,8 +149,7 @@ class Analyser:
 
     def _new_pool(self) -> Executor:
         if self.workers > 0:
-            ctx = multiprocessing.get_context("spawn")
-            pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx)
+            pool = spawn_pool(self.workers)
             pool.submit(_warm)
             return pool
         return ThreadPoolExecutor(max_workers=1, thread_name_prefix="arena-analysis")

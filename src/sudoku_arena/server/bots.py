@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import asyncio
 import json
-import multiprocessing
 from collections.abc import Hashable, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Executor, ThreadPoolExecutor
 from functools import lru_cache
 
 from sudoku_arena.core.protocol import AnyGame
 from sudoku_arena.core.types import JsonDict
+from sudoku_arena.core.workers import spawn_pool
 
 
 @lru_cache(maxsize=64)
@@ -70,8 +70,7 @@ class BotRunner:
         if self._pool is not None:
             return
         if self.workers > 0:
-            ctx = multiprocessing.get_context("spawn")
-            self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx)
+            self._pool = spawn_pool(self.workers)
             self._pool.submit(_warm)
         else:
             self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="arena-bot")

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from multiprocessing.synchronize import Event as EventType
 from types import TracebackType
 
+from sudoku_arena.core.workers import exit_with_parent
 from sudoku_arena.testing.conformance import (
     DEEP_PLIES,
     ConformanceError,
@@ -195,6 +196,7 @@ def _start_worker(stop: EventType) -> None:
     """In a new worker: leave Ctrl-C to the parent, and watch ``stop`` instead."""
     global _stop
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    exit_with_parent()
     _stop = stop
 
 
