@@ -24,6 +24,6 @@ fi
 echo "Services: PostgreSQL ${ARENA_TEST_PG:-127.0.0.1:5432}, Redis ${ARENA_TEST_REDIS:-127.0.0.1:6379}," \
   "chromium ${SUDOKU_ARENA_CHROMIUM:-/usr/bin/chromium} (tests needing one skip when it is absent)"
 echo "Compiled path: $(.venv/bin/sudoku-arena version)"
-.venv/bin/python -m pytest -n 2 -rs "$@"
+.venv/bin/python -m pytest -n 2 -rs --durations=10 "$@"
 echo "Pure path: $(SUDOKU_ARENA_PURE=1 .venv/bin/sudoku-arena version)"
-SUDOKU_ARENA_PURE=1 .venv/bin/python -m pytest -n 2 -rs "$@"
+SUDOKU_ARENA_PURE=1 .venv/bin/python -m pytest -n 2 -rs --durations=10 "$@"
