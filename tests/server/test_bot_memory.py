@@ -4,6 +4,9 @@ starts the game has been through: a search bot must not steer back to one of the
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
+import os
+import signal
 import sys
 from collections.abc import Hashable, Sequence
 from pathlib import Path
@@ -81,3 +84,25 @@ def test_games_without_position_keys_hand_over_nothing() -> None:
     assert position_keys(g, [g.initial_state()]) == []
     g = load("tic-tac-sudoku")  # no position_key: a mark is never taken back
     assert position_keys(g, [g.initial_state()]) == []
+
+
+def test_a_bot_worker_that_dies_is_replaced_and_the_bot_still_thinks() -> None:
+    g = load("tic-tac-sudoku", seed=3)
+    dump = g.dump_state(g.initial_state())
+    expected = think("tic-tac-sudoku", "{}", dump, 0, "normal", 7)
+    runner = BotRunner(1)
+    before = {p.pid for p in multiprocessing.active_children()}
+
+    async def ask() -> str:
+        return await runner.think("tic-tac-sudoku", {}, dump, 0, "normal", 7)
+
+    try:
+        assert asyncio.run(ask()) == expected
+        workers = {p.pid for p in multiprocessing.active_children()} - before - {None}
+        assert workers, "the bot pool started no worker process"
+        for pid in workers:
+            os.kill(pid, signal.SIGKILL)  # as the out-of-memory killer would
+        # The pool is broken now; the runner starts a new one and the move is the bot's.
+        assert asyncio.run(ask()) == expected
+    finally:
+        runner.stop()

@@ -12,14 +12,18 @@ restarted server has its bots play exactly as before.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
+import logging
 from collections.abc import Hashable, Sequence
-from concurrent.futures import Executor, ThreadPoolExecutor
+from concurrent.futures import BrokenExecutor, Executor, ThreadPoolExecutor
 from functools import lru_cache
 
 from sudoku_arena.core.protocol import AnyGame
 from sudoku_arena.core.types import JsonDict
 from sudoku_arena.core.workers import spawn_pool
+
+log = logging.getLogger("sudoku_arena.server")
 
 
 @lru_cache(maxsize=64)
@@ -91,9 +95,20 @@ class BotRunner:
         seen: Sequence[Hashable] = (),
     ) -> str:
         self.start()
-        assert self._pool is not None
+        pool = self._pool
+        assert pool is not None
         loop = asyncio.get_running_loop()
         params_json = json.dumps(params, sort_keys=True)
-        return await loop.run_in_executor(
-            self._pool, think, game_id, params_json, state, seat, agent, seed, tuple(seen)
-        )
+        job = functools.partial(think, game_id, params_json, state, seat, agent, seed, tuple(seen))
+        try:
+            return await loop.run_in_executor(pool, job)
+        except BrokenExecutor:
+            # A worker died (killed, out of memory) and took the pool with it: without
+            # a new pool every later bot move would fail. The move is asked again once,
+            # of the new pool (which another move may have started already).
+            if self._pool is pool:
+                log.warning("a bot worker died; starting a new pool")
+                self.stop()
+                self.start()
+            assert self._pool is not None
+            return await loop.run_in_executor(self._pool, job)
