@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from procs import HAS_PROC, alive, children
+from sudoku_arena.core.errors import WorkerDiedError
 from sudoku_arena.core.workers import unordered
 
 # A parent that starts a pool of two workers, makes both run, says so and waits.
@@ -76,4 +77,14 @@ def test_closing_unordered_early_stops_the_running_jobs_at_once() -> None:
     closing.start()
     closing.join(timeout=60)  # far less than the jobs' 600 s: close did not wait for them
     assert not closing.is_alive(), "closing waited for the running jobs"
+    assert multiprocessing.active_children() == []
+
+
+def _die(code: int) -> int:
+    os._exit(code)  # the worker ends without a result, as when it is killed
+
+
+def test_a_worker_that_dies_ends_the_batch_with_a_clear_error() -> None:
+    with pytest.raises(WorkerDiedError, match="worker process died"):
+        list(unordered(_die, [3], workers=2))
     assert multiprocessing.active_children() == []

@@ -67,3 +67,7 @@ class ReplayMismatchError(RecordError):
 
 class UndoError(ArenaError):
     """An undo that the match does not allow (nothing to undo, or a reveal since)."""
+
+
+class WorkerDiedError(ArenaError):
+    """A worker process ended without its result (killed, or out of memory)."""

@@ -16,9 +16,11 @@ import os
 import signal
 import threading
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, Future, ProcessPoolExecutor, wait
 from multiprocessing.connection import wait as wait_ready
 from typing import TypeVar
+
+from sudoku_arena.core.errors import WorkerDiedError
 
 J = TypeVar("J")
 R = TypeVar("R")
@@ -59,7 +61,8 @@ def unordered(fn: Callable[[J], R], jobs: Iterable[J], workers: int) -> Iterator
     At most two jobs per worker wait at a time, so a long batch holds little memory.
     Closing the iterator early (the consumer stopped: Ctrl-C, an error) cancels the
     jobs not started and stops the running ones at once: their results would be thrown
-    away, and a game can run for minutes.
+    away, and a game can run for minutes. A worker that dies (killed, out of memory)
+    ends the batch with :class:`WorkerDiedError`; what was yielded before stands.
     """
     todo = list(jobs)[::-1]
     pool = ProcessPoolExecutor(max_workers=workers, initializer=_batch_worker)
@@ -71,7 +74,13 @@ def unordered(fn: Callable[[J], R], jobs: Iterable[J], workers: int) -> Iterator
                 running.add(pool.submit(fn, todo.pop()))
             done, running = wait(running, return_when=FIRST_COMPLETED)
             for future in done:
-                yield future.result()
+                try:
+                    result = future.result()
+                except BrokenExecutor:
+                    raise WorkerDiedError(
+                        "a worker process died (killed, or out of memory) before its job ended"
+                    ) from None
+                yield result
         finished = True
     finally:
         if not finished:

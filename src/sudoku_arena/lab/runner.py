@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sudoku_arena.ai.agents import make_agent
+from sudoku_arena.core.errors import WorkerDiedError
 from sudoku_arena.core.match import Match, load_seeded
 from sudoku_arena.core.workers import unordered
 from sudoku_arena.lab.plan import LabJob, Plan
@@ -109,6 +110,11 @@ def run(
                     on_game()
     except KeyboardInterrupt:
         return RunResult(kept, played, True, time.perf_counter() - t0)
+    except WorkerDiedError as exc:
+        raise LabError(
+            f"{exc}: {kept + played} games kept in {folder}; run the same command again "
+            "to play the rest"
+        ) from None
     finally:
         close = getattr(lines, "close", None)
         if close is not None:
