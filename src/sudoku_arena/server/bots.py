@@ -12,12 +12,11 @@ restarted server has its bots play exactly as before.
 from __future__ import annotations
 
 import asyncio
-import functools
 import json
 import logging
 from collections.abc import Hashable, Sequence
 from concurrent.futures import BrokenExecutor, Executor, ThreadPoolExecutor
-from functools import lru_cache
+from functools import lru_cache, partial
 
 from sudoku_arena.core.protocol import AnyGame
 from sudoku_arena.core.types import JsonDict
@@ -99,7 +98,7 @@ class BotRunner:
         assert pool is not None
         loop = asyncio.get_running_loop()
         params_json = json.dumps(params, sort_keys=True)
-        job = functools.partial(think, game_id, params_json, state, seat, agent, seed, tuple(seen))
+        job = partial(think, game_id, params_json, state, seat, agent, seed, tuple(seen))
         try:
             return await loop.run_in_executor(pool, job)
         except BrokenExecutor:
