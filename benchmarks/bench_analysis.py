@@ -32,7 +32,7 @@ def main() -> None:
     for gid in ids:
         game = load(gid, seed=args.seed, players=args.players)
         match = Match(game, seed=args.seed)
-        match.run([make_agent("greedy", game, s) for s in range(game.num_players)])
+        match.run([make_agent("greedy", game, seed=s) for s in range(game.num_players)])
         log = match.log
         t0 = time.perf_counter()
         states = Match(game, seed=args.seed, log=log).history

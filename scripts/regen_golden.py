@@ -29,7 +29,7 @@ def playthrough(game_id: str) -> str:
     spec = next(s for s in registered_games() if s.id == game_id)
     game = build(game_id, {"players": spec.max_players}, seed=SEED)
     match = Match(game, seed=SEED, players=["random"] * game.num_players)
-    agents = [make_agent("random", game, SEED + i) for i in range(game.num_players)]
+    agents = [make_agent("random", game, seed=SEED + i) for i in range(game.num_players)]
     lines = [
         f"game: {game_id} {spec.version}",
         f"params: {game.params}",

@@ -58,7 +58,7 @@ CASES: list[tuple[str, dict[str, Any], int, int, int, str]] = [
 def position(game: Any, seed: int, plies: int) -> tuple[Any, list[Any]]:
     """The state after ``plies`` seeded random actions, and the states on the way."""
     rng = random.Random(seed)
-    bots = [make_agent("random", game, seed * 10 + i) for i in range(game.num_players)]
+    bots = [make_agent("random", game, seed=seed * 10 + i) for i in range(game.num_players)]
     s = game.initial_state()
     states = [s]
     for _ in range(plies):

@@ -164,14 +164,14 @@ def policy(name: str, game: SuDokuHex, seed: int) -> Policy:
         return POLICIES[name]
     if name.startswith("open:"):
         open_game = _open_hands(game)
-        seer = make_agent(name.removeprefix("open:"), open_game, seed)
+        seer = make_agent(name.removeprefix("open:"), open_game, seed=seed)
 
         def act_open(game: SuDokuHex, s: HexState, p: int, rng: random.Random) -> int:
             action: int = seer.act(open_game, s, p)
             return action
 
         return act_open
-    agent = make_agent(name, game, seed)  # a real bot: it gets a determinised state
+    agent = make_agent(name, game, seed=seed)  # a real bot: it gets a determinised state
 
     def act(game: SuDokuHex, s: HexState, p: int, rng: random.Random) -> int:
         det = game.determinize(s, p, rng)

@@ -25,8 +25,8 @@ from sudoku_arena.cli.main import app
 from sudoku_arena.cli.prompt import COMMANDS, LineReader, completions
 from sudoku_arena.cli.terminal import ActionCompleter
 from sudoku_arena.cli.words import clip, exact, reword_seats
-from sudoku_arena.core.match import Match, load_seeded
-from sudoku_arena.core.registry import registered_games
+from sudoku_arena.core.match import Match
+from sudoku_arena.core.registry import load, registered_games
 from sudoku_arena.core.types import JsonDict
 from sudoku_arena.games.cat_sudoku.render import render_text as cat_text
 
@@ -184,7 +184,7 @@ def test_a_whole_warriors_game_announces_its_battles_in_words() -> None:
     bids = _play(["sudoku-warriors", "--players", "greedy,random", "--seed", "7"], [])
     added = re.findall(r"\b(r\d)(c\d)=(\d)\b", " ".join(bids.split()))
     assert len(added) > 5
-    grid = str(load_seeded("sudoku-warriors", 7, players=2).params["grid"])
+    grid = str(load("sudoku-warriors", seed=7, players=2).params["grid"])
     for row, col, value in added:
         assert grid[9 * (int(row[1]) - 1) + int(col[1]) - 1] == value
 

@@ -19,8 +19,9 @@ from sudoku_arena.core.fairness import (
     public_seed,
     secret_from_seed,
 )
-from sudoku_arena.core.match import Match, load_seeded
+from sudoku_arena.core.match import Match
 from sudoku_arena.core.record import Record, replay
+from sudoku_arena.core.registry import load
 from sudoku_arena.core.verify import VerifyError, verify_record
 
 SECRET = bytes(range(32))
@@ -76,14 +77,14 @@ def test_public_setup_shares_nothing_with_the_secret() -> None:
     # The public seed and the secret come from the same user seed through unrelated
     # hashes: the grid does not narrow down the chance stream.
     assert public_seed(7) != int.from_bytes(secret_from_seed(7)[:8], "big") >> 1
-    a = Match(load_seeded("cat-sudoku", 7), seed=7)
-    b = Match(load_seeded("cat-sudoku", 7), seed=8)
+    a = Match(load("cat-sudoku", seed=7), seed=7)
+    b = Match(load("cat-sudoku", seed=7), seed=8)
     assert a.game.params == b.game.params  # same public set-up...
     assert a.log != b.log  # ...different dice
 
 
 def _finished(game_id: str, seed: int, players: int = 2) -> Match:
-    m = Match(load_seeded(game_id, seed, players=players), seed=seed)
+    m = Match(load(game_id, seed=seed, players=players), seed=seed)
     m.run([make_agent("random", m.game, seed=m.bot_seed(s)) for s in range(players)])
     return m
 
@@ -102,7 +103,7 @@ def _tampered(rec: Record, edit: Any) -> Record:
 
 
 def test_a_changed_draw_fails_at_its_ply() -> None:
-    m = Match(load_seeded("cat-sudoku", 4, players=1), secret=SECRET, match_id="t")
+    m = Match(load("cat-sudoku", seed=4, players=1), secret=SECRET, match_id="t")
     m.run([make_agent("random", m.game, seed=1)])
     rec = m.record()
     k = next(e.ply for e in rec.actions if e.actor is None and e.ply > 5)
@@ -118,7 +119,7 @@ def test_a_changed_draw_fails_at_its_ply() -> None:
 
 def test_a_changed_secret_or_client_seed_fails() -> None:
     m = Match(
-        load_seeded("sudokuhex", 5),
+        load("sudokuhex", seed=5),
         secret=SECRET,
         match_id="t2",
         client_seeds=[ClientSeed(1, "mine", 0)],
@@ -180,7 +181,7 @@ def test_records_of_format_1_still_replay() -> None:
 
 
 def test_an_unfinished_secret_game_keeps_its_secret_in_the_record() -> None:
-    m = Match(load_seeded("sudokuhex", 6), secret=SECRET, match_id="live")
+    m = Match(load("sudokuhex", seed=6), secret=SECRET, match_id="live")
     rec = m.record()
     assert rec.chance is not None and rec.chance.secret is None and rec.seed is None
     assert SECRET.hex() not in rec.dumps()

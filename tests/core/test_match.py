@@ -96,7 +96,7 @@ def test_record_round_trip_and_replay(toy: object) -> None:
 
 def test_run_with_agents_finishes(fixed_grid: str) -> None:
     m = Match.new("tic-tac-sudoku", seed=4, grid=fixed_grid, players=["random", "greedy"])
-    out = m.run([make_agent("random", m.game, 1), make_agent("greedy", m.game, 2)])
+    out = m.run([make_agent("random", m.game, seed=1), make_agent("greedy", m.game, seed=2)])
     assert m.is_over and out == m.outcome()
     assert len(out.winners) == 1
 

@@ -16,7 +16,7 @@ def _finished(grid: str, seed: int = 2) -> Match:
     from sudoku_arena.ai import make_agent
 
     m = Match.new("tic-tac-sudoku", seed=seed, grid=grid)
-    m.run([make_agent("greedy", m.game, 1), make_agent("random", m.game, 2)])
+    m.run([make_agent("greedy", m.game, seed=1), make_agent("random", m.game, seed=2)])
     return m
 
 

@@ -31,7 +31,7 @@ _GAMES = ["tic-tac-sudoku", "sudoku-warriors", "cat-sudoku", "sudokuhex", "citad
 def _play_to(game: Any, seed: int, plies: int) -> list[Any]:
     """The positions of one game from the start, ``plies`` actions deep at most."""
     rng = random.Random(seed)
-    bots = [make_agent(rng.choice(["random", "greedy"]), game, seed + i) for i in range(9)]
+    bots = [make_agent(rng.choice(["random", "greedy"]), game, seed=seed + i) for i in range(9)]
     s = game.initial_state()
     seen = [s]
     for _ in range(plies):

@@ -13,8 +13,9 @@ from PIL import Image
 
 from services import require
 from sudoku_arena.ai import make_agent
-from sudoku_arena.core.match import Match, load_seeded
+from sudoku_arena.core.match import Match
 from sudoku_arena.core.record import Record
+from sudoku_arena.core.registry import load
 from sudoku_arena.paper.page import MARGIN
 
 #: One set-up per game, small where the game allows (quick games to play out).
@@ -67,7 +68,7 @@ def pdftext(path: Path) -> str:
 
 def played(game_id: str, seed: int = 3, stop: int | None = None) -> Record:
     """A game of random bots played to the end (or stopped after ``stop`` plies)."""
-    game = load_seeded(game_id, seed, **GAMES[game_id])
+    game = load(game_id, seed=seed, **GAMES[game_id])
     match = Match(game, seed=seed, players=["random"] * game.num_players)
     agents = [make_agent("random", game, seed=match.bot_seed(k)) for k in range(game.num_players)]
     while not match.is_over and (stop is None or match.ply < stop):

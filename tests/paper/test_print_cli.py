@@ -13,7 +13,7 @@ from paper_helpers import pdfinfo, pdftext, played
 from typer.testing import CliRunner
 
 from sudoku_arena.cli.main import app
-from sudoku_arena.core.match import load_seeded
+from sudoku_arena.core.registry import load
 
 runner = CliRunner()
 
@@ -28,7 +28,7 @@ def test_tic_tac_sudoku_sheet_carries_its_grid_and_the_grid_plays(tmp_path: Path
     code, stdout, _ = run("print", "tic-tac-sudoku", "--seed", "9", "--out", str(out))
     assert code == 0 and "1 page(s) written" in stdout
     grids = re.findall(r"grid (\d{81})", pdftext(out))
-    assert grids and set(grids) == {load_seeded("tic-tac-sudoku", 9).params["grid"]}
+    assert grids and set(grids) == {load("tic-tac-sudoku", seed=9).params["grid"]}
     # Entered afterwards with the printed grid: the same numbers on the board.
     code, stdout, _ = run(
         "play", "tic-tac-sudoku", "--players", "human,human", "--grid", grids[0], stdin="quit\n"
@@ -63,7 +63,7 @@ def test_copies_have_new_grids_unless_one_is_given(tmp_path: Path) -> None:
     info = pdfinfo(out)
     assert info.pages == 3 and round(info.width) == 612
     assert len(set(re.findall(r"grid (\d{81})", pdftext(out)))) == 3
-    fixed = load_seeded("tic-tac-sudoku", 1).params["grid"]
+    fixed = load("tic-tac-sudoku", seed=1).params["grid"]
     assert isinstance(fixed, str)
     code, _, _ = run("print", "tic-tac-sudoku", "--copies", "2", "--grid", fixed, "--out", str(out))
     assert code == 0 and set(re.findall(r"grid (\d{81})", pdftext(out))) == {fixed}

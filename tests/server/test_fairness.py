@@ -18,8 +18,9 @@ from arena_helpers import LiveServer
 
 from sudoku_arena.ai import make_agent
 from sudoku_arena.core.fairness import ClientSeed, new_secret
-from sudoku_arena.core.match import LogEntry, Match, load_seeded
+from sudoku_arena.core.match import LogEntry, Match
 from sudoku_arena.core.record import Record, replay
+from sudoku_arena.core.registry import load
 from sudoku_arena.core.verify import verify_record
 from sudoku_arena.server.live import LiveGame
 from sudoku_arena.server.storage import GameRow, SeatRow
@@ -185,7 +186,7 @@ def _redeal(
             continue
         other = [*log[:index], LogEntry(index, None, f"draw {value}"), *log[index + 1 :]]
         try:
-            twin = Match(load_seeded(game_id, 0, **params), seed=0, log=other)
+            twin = Match(load(game_id, seed=0, **params), seed=0, log=other)
         except Exception:
             continue
         # A tile that leaves its holder no legal hex ends the game, which the rules
@@ -204,10 +205,8 @@ def test_sudokuhex_twin_deals_send_the_same_bytes_at_every_ply(players: int) -> 
     """Two games identical in everything public but the tiles in some hands (and their
     secrets): at every ply, every byte sent to a spectator and to each seat that does
     not hold those tiles is the same."""
-    params = load_seeded("sudokuhex", 11, players=players).params
-    m = Match(
-        load_seeded("sudokuhex", 11, players=players), secret=bytes([11] * 32), match_id="twin"
-    )
+    params = load("sudokuhex", seed=11, players=players).params
+    m = Match(load("sudokuhex", seed=11, players=players), secret=bytes([11] * 32), match_id="twin")
     m.run([make_agent("random", m.game, seed=s) for s in range(players)])
     log = list(m.log)
     states = list(m.states)
@@ -231,8 +230,8 @@ def test_sudokuhex_twin_deals_send_the_same_bytes_at_every_ply(players: int) -> 
 def test_cat_sudoku_twin_deals_send_the_same_bytes_at_every_ply() -> None:
     """Cat Sudoku hides only future dice: two games with the same public history and
     different secrets send the same bytes to everybody at every ply."""
-    params = load_seeded("cat-sudoku", 5, players=2).params
-    m = Match(load_seeded("cat-sudoku", 5, players=2), secret=bytes([11] * 32), match_id="twin")
+    params = load("cat-sudoku", seed=5, players=2).params
+    m = Match(load("cat-sudoku", seed=5, players=2), secret=bytes([11] * 32), match_id="twin")
     m.run([make_agent("random", m.game, seed=s) for s in range(2)])
     log = list(m.log)
     observers: list[int | None] = [None, 0, 1]
@@ -248,7 +247,7 @@ def test_cat_sudoku_twin_deals_send_the_same_bytes_at_every_ply() -> None:
 
 
 def test_the_same_record_replays_identically_in_library_cli_and_server(tmp_path: Path) -> None:
-    m = Match(load_seeded("sudokuhex", 21), seed=21, client_seeds=[ClientSeed(0, "me", 0)])
+    m = Match(load("sudokuhex", seed=21), seed=21, client_seeds=[ClientSeed(0, "me", 0)])
     agents = [make_agent("greedy", m.game, seed=m.bot_seed(s)) for s in range(2)]
     for _ in range(12):
         p = m.to_move().players[0]

@@ -4,7 +4,7 @@ Search players exist for every game: ``mcts`` (``mcts:easy``, ``mcts:normal``,
 ``mcts:hard``, ``mcts:ITERATIONS``, ``mcts:SECONDSs``) and the level names alone
 (``easy``, ``normal``, ``hard``) as short forms of ``mcts:<level>``; see docs/bots.md.
 
-``make_agent(spec, game, seed)`` is the one place names become agents, so the CLI, the
+``make_agent(spec, game, seed=...)`` is the one place names become agents, so the CLI, the
 server and the analysis tools accept the same player names. A name may carry an
 argument after a colon (``mcts:500``); factories receive it as ``arg``.
 """
@@ -60,7 +60,7 @@ def agent_names(game: AnyGame) -> list[str]:
     return sorted(set(_GENERIC) | set(_own_agents(game)))
 
 
-def make_agent(spec: str, game: AnyGame, seed: int | None = None) -> Agent:
+def make_agent(spec: str, game: AnyGame, *, seed: int | None = None) -> Agent:
     """The agent called ``spec`` (``random``, ``greedy``, ``name:arg``) for ``game``."""
     name, _, arg = spec.strip().partition(":")
     name = name.lower()

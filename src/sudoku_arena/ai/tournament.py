@@ -23,8 +23,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from sudoku_arena.ai.agents import make_agent
-from sudoku_arena.core.match import Match, load_seeded
+from sudoku_arena.core.match import Match
 from sudoku_arena.core.params import ParamValue
+from sudoku_arena.core.registry import load
 from sudoku_arena.core.types import JsonDict
 from sudoku_arena.core.workers import unordered
 
@@ -110,7 +111,7 @@ def play_game(job: GameJob, max_plies: int | None = None) -> GameResult:
     ``plies == max_plies`` and zero returns and scores; it is not one to keep."""
     t0 = time.perf_counter()
     k = len(job.players)
-    game = load_seeded(job.game_id, job.seed, **{**dict(job.params), "players": k})
+    game = load(job.game_id, seed=job.seed, **{**dict(job.params), "players": k})
     names = [job.players[a] for a in job.seats]
     match = Match(game, seed=job.seed, players=names)
     agents = [make_agent(names[s], game, seed=match.bot_seed(s)) for s in range(k)]

@@ -14,9 +14,9 @@ from rich.text import Text
 from sudoku_arena._build import build_description
 from sudoku_arena.cli.words import clip_quotes
 from sudoku_arena.core.errors import ArenaError, InvalidParameterError
-from sudoku_arena.core.match import load_seeded
 from sudoku_arena.core.params import parse_param_text
 from sudoku_arena.core.protocol import AnyGame
+from sudoku_arena.core.registry import load
 from sudoku_arena.core.types import JsonDict
 
 app = typer.Typer(
@@ -99,9 +99,9 @@ def read_text_param(name: str, path: str) -> str:
 
 def load_game(game_id: str, params: JsonDict, seed: int) -> AnyGame:
     """Load a game to be played from ``seed`` (generated parameters from its public
-    part, see ``core.match.load_seeded``) or exit with the error's message."""
+    part, see ``core.registry.load``) or exit with the error's message."""
     try:
-        return load_seeded(game_id, seed, **params)
+        return load(game_id, seed=seed, **params)
     except ArenaError as exc:
         fail(str(exc))
 

@@ -28,7 +28,6 @@ from sudoku_arena.core.fairness import (
     ChanceSource,
     ClientSeed,
     check_client_seed,
-    public_seed,
     secret_from_seed,
 )
 from sudoku_arena.core.protocol import AnyGame
@@ -59,13 +58,6 @@ class Pending:
     entries: list[LogEntry]
     states: list[object]
     outcome: Outcome | None
-
-
-def load_seeded(game_id: str, seed: int, **params: object) -> AnyGame:
-    """Load ``game_id`` for a game played from ``seed``: generated parameters (the
-    Sudoku grid) come from the public seed, never from the chance secret."""
-    game: AnyGame = load(game_id, seed=public_seed(seed), **params)
-    return game
 
 
 def sample_chance(game: AnyGame, state: object, rng: random.Random) -> object:
@@ -146,15 +138,15 @@ class Match:
     ) -> Match:
         """Load ``game_id`` with ``params`` and play it from ``seed``.
 
-        Generated parameters (the Sudoku grid) come from the seed's public part (see
-        :func:`load_seeded`). When ``players`` names the seats, the game's player count
-        is their number.
+        Generated parameters (the Sudoku grid) come from the seed as
+        :func:`~sudoku_arena.core.registry.load` derives them. When ``players`` names the
+        seats, the game's player count is their number.
         """
         if seed is None:
             seed = random.SystemRandom().randrange(2**31)
         if players is not None:
             params = {"players": len(players), **params}
-        return cls(load_seeded(game_id, seed, **params), seed=seed, players=players)
+        return cls(load(game_id, seed=seed, **params), seed=seed, players=players)
 
     @property
     def match_id(self) -> str:

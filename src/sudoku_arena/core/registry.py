@@ -17,6 +17,7 @@ from collections.abc import Mapping
 
 from sudoku_arena.core.entry import GameEntry
 from sudoku_arena.core.errors import UnknownGameError
+from sudoku_arena.core.fairness import public_seed
 from sudoku_arena.core.params import resolve_params
 from sudoku_arena.core.protocol import AnyGame
 from sudoku_arena.core.types import GameSpec, JsonDict
@@ -74,8 +75,12 @@ def spec_of(game_id: str) -> GameSpec:
 def load(game_id: str, *, seed: int | None = None, **params: object) -> AnyGame:
     """Build the game ``game_id`` with ``params``.
 
-    Parameters not given take their defaults; random defaults (a Sudoku grid) are drawn
-    from ``seed`` (0 when ``None``), so ``load(id)`` is reproducible. Strings are
+    Parameters not given take their defaults; generated ones (a Sudoku grid, a Cat
+    Sudoku sheet) are drawn from ``seed`` (0 when ``None``), so ``load(id)`` is
+    reproducible. This is the one derivation from a seed to a game's public set-up:
+    the command line, the lab, print and play and the PettingZoo and OpenSpiel adapters
+    all build their games here, so the same seed shows the same board everywhere (and a
+    :class:`~sudoku_arena.core.match.Match` with that seed the same chance). Strings are
     accepted for every parameter (command-line input) and converted. Raises
     ``UnknownGameError`` or ``InvalidParameterError`` with what is allowed.
     """
@@ -85,8 +90,11 @@ def load(game_id: str, *, seed: int | None = None, **params: object) -> AnyGame:
 def build(game_id: str, params: Mapping[str, object], seed: int | None = None) -> AnyGame:
     """Like :func:`load`, with the parameters as a mapping."""
     found = entry(game_id)
-    resolved = resolve_params(found.spec.params, params, random.Random(seed or 0))
-    return found.rules(resolved)
+    # The set-up draws from public_seed(seed), a value unrelated to the chance secret a
+    # Match derives from the same seed (secret_from_seed): the board says nothing of the
+    # dice.
+    rng = random.Random(public_seed(seed or 0))
+    return found.rules(resolve_params(found.spec.params, params, rng))
 
 
 def render_text(game: AnyGame, view: JsonDict, *, color: bool = False) -> str:

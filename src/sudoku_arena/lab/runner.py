@@ -22,7 +22,8 @@ from pathlib import Path
 
 from sudoku_arena.ai.agents import make_agent
 from sudoku_arena.core.errors import WorkerDiedError
-from sudoku_arena.core.match import Match, load_seeded
+from sudoku_arena.core.match import Match
+from sudoku_arena.core.registry import load
 from sudoku_arena.core.workers import unordered
 from sudoku_arena.lab.plan import LabJob, Plan
 from sudoku_arena.lab.store import LabError, appender, open_run, read_lines, repair
@@ -36,7 +37,7 @@ def play(lab: LabJob) -> str:
     t0 = time.perf_counter()
     job = lab.job
     k = len(job.players)
-    game = load_seeded(job.game_id, job.seed, **{**dict(job.params), "players": k})
+    game = load(job.game_id, seed=job.seed, **{**dict(job.params), "players": k})
     names = [job.players[a] for a in job.seats]
     match = Match(game, seed=job.seed, players=names)
     agents = [make_agent(names[s], game, seed=match.bot_seed(s)) for s in range(k)]

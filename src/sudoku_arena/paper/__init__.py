@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from sudoku_arena.core.errors import InvalidParameterError
-from sudoku_arena.core.match import load_seeded
 from sudoku_arena.core.protocol import AnyGame
+from sudoku_arena.core.registry import load
 from sudoku_arena.paper.page import PAPERS, Paper
 from sudoku_arena.paper.pdf import INSTALL_HINT, PrintUnavailable, pdf_bytes, require, write_pdf
 from sudoku_arena.paper.record import game_pages, record_pages
@@ -63,7 +63,7 @@ def sheet_games(
     bad parameter."""
     if not 1 <= copies <= MAX_COPIES:
         raise InvalidParameterError(f"copies {copies} is out of range; allowed: 1 to {MAX_COPIES}")
-    return [load_seeded(game_id, seed + i, **params) for i in range(copies)]
+    return [load(game_id, seed=seed + i, **params) for i in range(copies)]
 
 
 def games_pages(games: Sequence[AnyGame], paper: Paper) -> list[str]:

@@ -12,7 +12,7 @@ import pytest
 
 from sudoku_arena.ai import make_agent
 from sudoku_arena.core.errors import IllegalActionError, InvalidParameterError
-from sudoku_arena.core.match import Match, load_seeded
+from sudoku_arena.core.match import Match
 from sudoku_arena.core.registry import load
 from sudoku_arena.games.cat_sudoku.game import OVER, ROLL, WILD, WRITE
 from sudoku_arena.games.cat_sudoku.sheet import (
@@ -65,7 +65,7 @@ def test_cs_1_difficulty_order_shows_in_play() -> None:
     for sheet in SHEET_NAMES:
         scores = []
         for seed in range(40):
-            m = Match(load_seeded("cat-sudoku", seed, sheet=sheet, players=1), seed=seed)
+            m = Match(load("cat-sudoku", seed=seed, sheet=sheet, players=1), seed=seed)
             scores.append(m.run([make_agent("greedy", m.game, seed=m.bot_seed(0))]).scores[0])
         means[sheet] = statistics.fmean(scores)
     others = [means["summer"], means["autumn"]]

@@ -148,7 +148,7 @@ def test_dump_and_load(game: SudokuWarriors, b1_battle: SWState) -> None:
 def test_match_records_replay(fixed_grid: str) -> None:
     g = sudoku_arena.load("sudoku-warriors", grid=fixed_grid, players=3)
     m = Match(g, seed=5, players=["greedy", "random", "greedy"])
-    agents = [make_agent(p, g, i) for i, p in enumerate(m.players)]
+    agents = [make_agent(p, g, seed=i) for i, p in enumerate(m.players)]
     out = m.run(agents)
     rec = m.record()
     assert rec.params["target"] == 3
@@ -195,7 +195,7 @@ def test_greedy_beats_random(players: int) -> None:
         names = ["random"] * players
         names[k % players] = "greedy"
         m = Match(g, seed=k, players=names)
-        agents = [make_agent(n, g, 10 * k + i) for i, n in enumerate(names)]
+        agents = [make_agent(n, g, seed=10 * k + i) for i, n in enumerate(names)]
         out = m.run(agents)
         wins += (k % players) in out.winners
     assert wins >= games - 1
@@ -273,7 +273,7 @@ def test_search_hints_value_positions(game: SudokuWarriors, b1_battle: SWState) 
 
 
 def test_mcts_plays_legal_actions(game: SudokuWarriors, b1_battle: SWState) -> None:
-    agent = make_agent("mcts:30", game, 1)
+    agent = make_agent("mcts:30", game, seed=1)
     for s in (b1_battle, play(game, b1_battle, ["bid r2c3"])):
         p = mover(game, s)
         assert agent.act(game, s, p) in game.legal_actions(s, p)

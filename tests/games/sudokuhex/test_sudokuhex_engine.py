@@ -193,7 +193,7 @@ def test_greedy_is_offered_by_the_game_and_beats_random() -> None:
     wins = 0
     for seed in range(12):
         m = Match(g, seed=seed)
-        agents = [make_agent("greedy", g, seed), make_agent("random", g, seed)]
+        agents = [make_agent("greedy", g, seed=seed), make_agent("random", g, seed=seed)]
         if seed % 2:
             agents.reverse()
         out = m.run(agents)

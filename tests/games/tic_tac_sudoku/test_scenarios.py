@@ -137,7 +137,7 @@ def test_greedy_beats_random_clearly(fixed_grid: str) -> None:
     wins = 0
     for seed in range(40):
         m = sudoku_arena.Match.new("tic-tac-sudoku", seed=seed)
-        seats = (make_agent("greedy", m.game, seed), make_agent("random", m.game, seed))
+        seats = (make_agent("greedy", m.game, seed=seed), make_agent("random", m.game, seed=seed))
         order = seats if seed % 2 == 0 else seats[::-1]
         out = m.run(list(order))
         greedy_seat = 0 if seed % 2 == 0 else 1
