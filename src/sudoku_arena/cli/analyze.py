@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
@@ -24,8 +23,9 @@ from rich.text import Text
 from sudoku_arena.ai import make_agent
 from sudoku_arena.cli.app import app, console, fail, game_params, load_game, parse_players
 from sudoku_arena.core.errors import ArenaError
-from sudoku_arena.core.match import load_seeded
+from sudoku_arena.core.registry import load
 from sudoku_arena.core.types import JsonDict
+from sudoku_arena.lab.display import ladder_rows, variant_rows
 from sudoku_arena.lab.plan import Plan, parse_variant
 from sudoku_arena.lab.presets import PRESETS, STRENGTH, preset_plan
 from sudoku_arena.lab.runner import BACKENDS, run
@@ -77,7 +77,7 @@ def _plan(
         for v in plan.all_variants():
             seats = plan.seats_for(v)
             try:
-                g = load_seeded(game, seed, **{**params, **v.params, "players": len(seats)})
+                g = load(game, seed=seed, **{**params, **v.params, "players": len(seats)})
             except ArenaError as exc:
                 fail(f"--variant {v.name}: {exc}" if v.params else str(exc))
             for name in seats:
@@ -276,43 +276,36 @@ def _render(folder: Path, ref: JsonDict | None) -> JsonDict:
     return summary
 
 
-def _fmt(e: JsonDict | None, pct: bool = False) -> str:
-    if not e or e.get("value") is None:
-        return "-"
-    f = 100.0 if pct else 1.0
-    unit = "%" if pct else ""
-    return f"{f * e['value']:.1f}{unit} ({f * e['low']:.1f}–{f * e['high']:.1f})"
+def _say(text: str) -> None:
+    # Plain text: a variant called "[b]" is no markup. Not wrapped by Rich: a sentence
+    # stays one line to copy (the terminal wraps it for the eye).
+    console.print(text, markup=False, highlight=False, soft_wrap=True)
 
 
 def _print(summary: JsonDict) -> None:
-    """The main figures per variant, then the comparisons and the ladder."""
+    """The figures table, the verdicts (base rules, then each variant) and the ladder:
+    every figure in the words of :mod:`~sudoku_arena.lab.display`, as in report.html."""
     table = Table(title=f"{summary['plan']['game']}: 95% intervals in brackets")
     table.add_column("figure")
-    names = list(summary["variants"])
-    for name in names:
-        table.add_column(name, no_wrap=True)
-    rows: list[tuple[str, Callable[[JsonDict], str]]] = [
-        ("games", lambda m: str(m.get("games", 0))),
-        ("seat 1 advantage", lambda m: _fmt(m.get("seat_advantage"), pct=True)),
-        ("won by nobody", lambda m: _fmt(m.get("draw"), pct=True)),
-        ("plies", lambda m: _fmt(m.get("plies"))),
-        ("turns", lambda m: _fmt(m.get("turns"))),
-        ("branching", lambda m: _fmt(m.get("branching"))),
-        ("decisiveness", lambda m: _fmt(m.get("decisiveness"))),
-        ("lead changes", lambda m: _fmt(m.get("lead_changes"))),
-    ]
-    for label, fn in rows:
-        table.add_row(label, *(fn(summary["variants"][n]) for n in names))
+    for name in summary["variants"]:
+        table.add_column(Text(name), justify="right", no_wrap=True)
+    for row in variant_rows(summary["variants"]):
+        table.add_row(Text(row.label), *(Text(c.text()) for c in row.cells))
     console.print(table)
+    if summary.get("base_verdicts"):
+        _say("the base rules:")
+        for sentence in summary["base_verdicts"].values():
+            _say(f"  {sentence}")
     for c in summary.get("comparisons", []):
+        _say(f"{c['variant']} against the base rules ({c['pairs']} paired games):")
         for fig in c["figures"].values():
-            console.print(f"  {fig['verdict']}")
-    lad = summary.get("ladder")
-    if lad and lad.get("ratings"):
-        console.print(
-            "ladder ratings (Elo): "
-            + ", ".join(f"{n} {_fmt(e)}" for n, e in lad["ratings"].items())
-        )
-        if "luck_index" in lad:
-            console.print(f"luck index: {_fmt(lad['luck_index'])}")
-    console.print(json.dumps(summary["throughput"]))
+            _say(f"  {fig['verdict']}")
+    ladder = ladder_rows(summary.get("ladder"))
+    if ladder:
+        lad = Table(title="skill ladder (Elo, mean 0)")
+        lad.add_column("figure")
+        lad.add_column("value", justify="right", no_wrap=True)
+        for label, figure in ladder:
+            lad.add_row(Text(label), Text(figure.text()))
+        console.print(lad)
+    _say(json.dumps(summary["throughput"]))

@@ -21,6 +21,15 @@ import matplotlib.pyplot as plt
 from matplotlib.figure import Figure
 
 from sudoku_arena.core.types import JsonDict
+from sudoku_arena.lab.display import (
+    FRACTION,
+    NOTES,
+    PERCENT,
+    Shown,
+    ladder_rows,
+    shown,
+    variant_rows,
+)
 from sudoku_arena.lab.store import write_atomic
 from sudoku_arena.lab.summary import summarise_folder
 
@@ -33,7 +42,7 @@ color:#222;line-height:1.45}
 table{border-collapse:collapse;margin:.5rem 0 1.5rem}td,th{border:1px solid #ccc;
 padding:.25rem .6rem;text-align:right}th:first-child,td:first-child{text-align:left}
 code{background:#f3f3f3;padding:0 .25rem}.plots{display:flex;flex-wrap:wrap;gap:1rem}
-.plots figure{margin:0}figcaption{font-size:.9rem;color:#555}svg{max-width:100%;height:auto}
+.plots figure{margin:0}figcaption,.notes{font-size:.9rem;color:#555}svg{max-width:100%;height:auto}
 """
 
 
@@ -53,13 +62,10 @@ def _svg(fig: Figure) -> str:
     return text[text.index("<svg") :]
 
 
-def _fmt(e: JsonDict | None, scale: float = 1.0, unit: str = "", digits: int = 1) -> str:
-    if not e or e.get("value") is None:
-        return "–"
-    return (
-        f"{scale * e['value']:.{digits}f}{unit} "
-        f"<small>({scale * e['low']:.{digits}f} – {scale * e['high']:.{digits}f})</small>"
-    )
+def _cell(figure: Shown) -> str:
+    """A figure's text (see :mod:`~sudoku_arena.lab.display`), the interval set small."""
+    value = html.escape(figure.value)
+    return f"{value} <small>({html.escape(figure.interval)})</small>" if figure.interval else value
 
 
 def command(plan: JsonDict) -> str:
@@ -92,6 +98,7 @@ def render(summary: JsonDict) -> str:
         f"<p><code>{esc(command(plan))}</code></p>",
     ]
     parts += _variant_table(summary["variants"])
+    parts += _base_verdicts(summary.get("base_verdicts", {}))
     parts += _comparisons(summary.get("comparisons", []))
     parts += _plots(summary)
     parts += _ladder(summary.get("ladder"))
@@ -99,63 +106,34 @@ def render(summary: JsonDict) -> str:
     return "\n".join(parts)
 
 
-ROWS: tuple[tuple[str, str, float, str], ...] = (
-    ("seat_advantage", "seat 1 advantage (share of won games − 1/k)", 100, " pts"),
-    ("draw", "won by nobody", 100, "%"),
-    ("plies", "length (plies)", 1, ""),
-    ("turns", "length (turns)", 1, ""),
-    ("branching", "branching factor (mean per game)", 1, ""),
-    ("decisiveness", "decisiveness (share of the game before the winner leads for good)", 1, ""),
-    ("lead_changes", "lead changes", 1, ""),
-)
-
-
 def _variant_table(variants: dict[str, JsonDict]) -> list[str]:
-    names = list(variants)
-    head = "".join(f"<th>{html.escape(n)}</th>" for n in names)
-    counts = "".join(f"<td>{variants[n].get('games', 0)}</td>" for n in names)
-    rows = [f"<tr><td>games</td>{counts}</tr>"]
-    for key, label, scale, unit in ROWS:
-        if all(key not in variants[n] for n in names):
-            continue
-        digits = 2 if key == "decisiveness" else 1
-        cells = "".join(
-            f"<td>{_fmt(variants[n].get(key), scale, unit, digits)}</td>" for n in names
-        )
-        rows.append(f"<tr><td>{html.escape(label)}</td>{cells}</tr>")
-    seats = max(int(variants[n].get("seats", 0)) for n in names)
-    for s in range(seats):
-        cells = "".join(
-            f"<td>{_fmt(_at(variants[n].get('seat_win'), s), 100, '%')}</td>" for n in names
-        )
-        if any(variants[n].get("seat_win") for n in names):
-            rows.append(f"<tr><td>seat {s + 1} wins</td>{cells}</tr>")
-        cells = "".join(f"<td>{_fmt(_at(variants[n].get('scores'), s))}</td>" for n in names)
-        rows.append(f"<tr><td>seat {s + 1} mean score</td>{cells}</tr>")
-    for part in ("deal", "players", "rest"):
-        if any("duplicate" in variants[n] for n in names):
-            cells = "".join(
-                f"<td>{_fmt(variants[n].get('duplicate', {}).get(part), 100, '%')}</td>"
-                for n in names
-            )
-            rows.append(f"<tr><td>duplicate play: variance share of the {part}</td>{cells}</tr>")
-    for n in names:
-        for agent, e in variants[n].get("agent_win", {}).items():
-            rows.append(
-                f"<tr><td>{html.escape(n)}: {html.escape(agent)} wins</td>"
-                + "".join(f"<td>{_fmt(e, 100, '%') if m == n else ''}</td>" for m in names)
-                + "</tr>"
-            )
+    head = "".join(f"<th>{html.escape(n)}</th>" for n in variants)
+    rows = variant_rows(variants)
+    body = [
+        f"<tr><td>{html.escape(r.label)}</td>"
+        + "".join(f"<td>{_cell(c)}</td>" for c in r.cells)
+        + "</tr>"
+        for r in rows
+    ]
+    notes = [
+        f"<li><b>{html.escape(r.label)}</b>: {html.escape(NOTES[r.label])}</li>"
+        for r in rows
+        if r.label in NOTES
+    ]
     return [
         "<h2>Figures</h2>",
         f"<table><thead><tr><th>figure</th>{head}</tr></thead><tbody>",
-        *rows,
+        *body,
         "</tbody></table>",
+        *(["<ul class='notes'>", *notes, "</ul>"] if notes else []),
     ]
 
 
-def _at(items: Sequence[JsonDict] | None, i: int) -> JsonDict | None:
-    return items[i] if items and i < len(items) else None
+def _base_verdicts(verdicts: dict[str, str]) -> list[str]:
+    if not verdicts:
+        return []
+    items = [f"<li>{html.escape(v)}</li>" for v in verdicts.values()]
+    return ["<h2>The base rules</h2>", "<ul>", *items, "</ul>"]
 
 
 def _comparisons(comparisons: Sequence[JsonDict]) -> list[str]:
@@ -240,24 +218,34 @@ def _plots(summary: JsonDict) -> list[str]:
     return ["<h2>Plots</h2>", "<div class='plots'>", *figs, "</div>"]
 
 
+def _pct(x: float) -> str:
+    return shown({"value": x}, PERCENT).text()
+
+
 def _ladder(ladder: JsonDict | None) -> list[str]:
-    if not ladder or not ladder.get("ratings"):
+    rows = ladder_rows(ladder)
+    if not ladder or not rows:
         return []
+    luck = ladder.get("luck_index")
+    scale = (
+        f" The luck index runs from 0, as much skill as the deterministic "
+        f"{html.escape(str(luck['reference']))}, to 1, a coin flip."
+        if luck
+        else ""
+    )
     out = [
         "<h2>Skill ladder</h2>",
         f"<p>Round robin, two seats, {ladder['games']} games; Bradley-Terry ratings on the "
-        "Elo scale (mean 0) with 95% bootstrap intervals.</p>",
-        "<table><thead><tr><th>bot</th><th>rating</th></tr></thead><tbody>",
+        "Elo scale (mean 0) with 95% bootstrap intervals; the spread is the standard "
+        f"deviation of the ratings.{scale}</p>",
+        "<table><thead><tr><th>figure</th><th>value</th></tr></thead><tbody>",
+        *(f"<tr><td>{html.escape(label)}</td><td>{_cell(c)}</td></tr>" for label, c in rows),
+        "</tbody></table>",
     ]
-    out += [
-        f"<tr><td>{html.escape(n)}</td><td>{_fmt(e)}</td></tr>"
-        for n, e in ladder["ratings"].items()
-    ]
-    out.append("</tbody></table>")
     out.append("<table><thead><tr><th>pair</th><th>games</th><th>first bot's score</th></tr>")
     out += [
         f"<tr><td>{html.escape(p['a'])} – {html.escape(p['b'])}</td><td>{p['games']}</td>"
-        f"<td>{100 * p['a_score']:.1f}%</td></tr>"
+        f"<td>{_pct(p['a_score'])}</td></tr>"
         for p in ladder["pairs"]
     ]
     out.append("</table>")
@@ -272,18 +260,13 @@ def _ladder(ladder: JsonDict | None) -> list[str]:
         )
         out += [
             f"<tr><td>{html.escape(d['a'])} – {html.escape(d['b'])}</td>"
-            + "".join(f"<td>{_fmt(d[k], 100, '%')}</td>" for k in ("deal", "players", "rest"))
+            + "".join(
+                f"<td>{_cell(shown(d[k], PERCENT))}</td>" for k in ("deal", "players", "rest")
+            )
             + f"<td>{d['blocks']}</td></tr>"
             for d in ladder["duplicate"]
         ]
         out.append("</tbody></table>")
-    out.append(f"<p>Spread (standard deviation of the ratings): {_fmt(ladder['spread'])} Elo.</p>")
-    luck = ladder.get("luck_index")
-    if luck:
-        out.append(
-            f"<p>Luck index: {_fmt(luck, digits=2)} (0: as much skill as the deterministic "
-            f"{html.escape(str(luck['reference']))}; 1: a coin flip).</p>"
-        )
     if ladder.get("luck_by_pair"):
         out.append(
             "<table><thead><tr><th>pair</th><th>first bot's score</th><th>in the reference"
@@ -291,8 +274,8 @@ def _ladder(ladder: JsonDict | None) -> list[str]:
         )
         out += [
             f"<tr><td>{html.escape(p['a'])} – {html.escape(p['b'])}</td>"
-            f"<td>{100 * p['game_score']:.1f}%</td><td>{100 * p['reference_score']:.1f}%</td>"
-            f"<td>{_fmt(p, digits=2)}</td></tr>"
+            f"<td>{_pct(p['game_score'])}</td><td>{_pct(p['reference_score'])}</td>"
+            f"<td>{_cell(shown(p, FRACTION))}</td></tr>"
             for p in ladder["luck_by_pair"]
         ]
         out.append("</tbody></table>")

@@ -15,9 +15,10 @@ from pathlib import Path
 from sudoku_arena.core.types import JsonDict
 from sudoku_arena.lab.ladder import ladder_summary
 from sudoku_arena.lab.metrics import balance
-from sudoku_arena.lab.plan import BALANCE, LADDER, Plan
+from sudoku_arena.lab.plan import BALANCE, BASE, LADDER, Plan
 from sudoku_arena.lab.store import read_lines, read_plan
 from sudoku_arena.lab.variants import compare
+from sudoku_arena.lab.verdicts import base_verdicts
 
 
 def ordered(plan: Plan, lines: Sequence[JsonDict]) -> list[JsonDict]:
@@ -30,7 +31,9 @@ def ordered(plan: Plan, lines: Sequence[JsonDict]) -> list[JsonDict]:
 
 def summarise(plan: Plan, lines: Sequence[JsonDict], reference: JsonDict | None = None) -> JsonDict:
     """Every figure of the run (see :mod:`~sudoku_arena.lab.metrics`,
-    :mod:`~sudoku_arena.lab.ladder`, :mod:`~sudoku_arena.lab.variants`)."""
+    :mod:`~sudoku_arena.lab.ladder`, :mod:`~sudoku_arena.lab.variants`), and under
+    ``base_verdicts`` the base rules' balance in words (see
+    :func:`~sudoku_arena.lab.verdicts.base_verdicts`)."""
     lines = ordered(plan, lines)
     by_variant: dict[str, list[JsonDict]] = {v.name: [] for v in plan.all_variants()}
     ladder: list[JsonDict] = []
@@ -51,6 +54,7 @@ def summarise(plan: Plan, lines: Sequence[JsonDict], reference: JsonDict | None 
         out["comparisons"] = compare(plan, by_variant)
     if plan.ladder:
         out["ladder"] = ladder_summary(plan, ladder, reference)
+    out["base_verdicts"] = base_verdicts(variants[BASE], out.get("ladder"))
     seconds = sum(float(line["lab"]["seconds"]) for line in lines)
     out["throughput"] = {
         "games": len(lines),

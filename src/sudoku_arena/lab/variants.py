@@ -15,6 +15,7 @@ from sudoku_arena.core.types import JsonDict
 from sudoku_arena.lab.metrics import seed_for
 from sudoku_arena.lab.plan import BASE, Plan
 from sudoku_arena.lab.stats import Estimate, bootstrap
+from sudoku_arena.lab.verdicts import difference
 
 #: Per game figures compared: (name, words, unit, value of a line or None to skip it).
 Figure = tuple[str, str, str, Callable[[JsonDict], float | None]]
@@ -80,20 +81,5 @@ def _diffs(
 def verdict(words: str, unit: str, name: str, est: Estimate) -> str:
     """A plain-words verdict, e.g. ``seat 1 wins 8.1 points less often under short
     (95% interval 5.2 to 11.0 less)``; no direction is claimed when the interval
-    holds 0."""
-    often = " often" if unit == "points" else ""
-    more, less = (f"more{often}", f"less{often}") if unit != "plies" else ("longer", "shorter")
-    if unit == "":
-        more, less = "more", "less"
-    u = f" {unit}" if unit else ""
-    if est.low > 0 or est.high < 0:
-        word = more if est.value > 0 else less
-        lo, hi = sorted((abs(est.low), abs(est.high)))
-        return (
-            f"{words} {abs(est.value):.1f}{u} {word} under {name} "
-            f"(95% interval {lo:.1f} to {hi:.1f} {word.split()[0]})"
-        )
-    return (
-        f"no clear difference: {words} {est.value:+.1f}{u} under {name} "
-        f"(95% interval {est.low:+.1f} to {est.high:+.1f})"
-    )
+    holds 0 (see :func:`~sudoku_arena.lab.verdicts.difference`)."""
+    return difference(words, unit, est, f"under {name}")
