@@ -17,9 +17,18 @@ The contract, in OpenSpiel's terms:
 
 * ``GameType`` is declared from the game's ``GameSpec``: sequential dynamics; explicit
   stochastic chance for games with dice or draws (deterministic otherwise); imperfect
-  information for games with secrets; constant-sum utility (sum 1) for games where
-  somebody always wins, general-sum otherwise (draws score 0 for all, solo games score
-  in ``[0, 1]``); terminal rewards, which are the engine's ``returns``.
+  information for games with secrets; terminal rewards.
+* Returns depend on the player count (:func:`utility_of`), and so does the ``GameType``
+  of a loaded game (``game.get_type()``) with its ``GameInfo``: two players are
+  zero-sum, +1 to the winner and -1 to the loser, 0 each on a draw or a shared win
+  (the engine's returns ``r`` become ``r[p] - r[1 - p]``), so OpenSpiel's two-player
+  algorithms (``alpha_beta_search``, ...) accept them; three or more are constant-sum
+  with sum 1, the engine's returns (1 to a sole winner, ``1/k`` to each of ``k`` sharing
+  the win, 0 otherwise); one player is general-sum, the final score scaled into
+  ``[0, 1]``. The registry (``pyspiel.registered_games()``) holds one type per game,
+  before any player count is chosen, so it states the weakest claim true at every count
+  (:func:`registered_utility`): zero-sum for the two-player games, constant-sum for
+  Sudoku Warriors (2 or 3), general-sum for the games with a solo mode.
 * Actions are the engine's stable indices (``encode_action``); chance outcomes are
   explicit nodes whose probabilities are the engine's exact fractions as floats.
 * Cat Sudoku's writing phase, where several seats write in any order, is played in seat
@@ -43,7 +52,7 @@ import hashlib
 import json
 import random
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, cast
 
@@ -86,15 +95,56 @@ def _param_defaults(spec: GameSpec) -> dict[str, object]:
     return out
 
 
-def _constant_sum(spec: GameSpec) -> bool:
-    """Somebody always wins (returns share 1 among the winners): no draws, no solo."""
-    return not spec.draws and spec.min_players >= 2
+def utility_of(spec: GameSpec, players: int) -> pyspiel.GameType.Utility:
+    """What the returns of a game for ``players`` seats are (see :func:`returns_of`).
+
+    Two seats: zero-sum. Three or more: constant-sum (sum 1) when somebody always wins,
+    general-sum in a game that can be drawn. One seat: general-sum (a score)."""
+    kinds = pyspiel.GameType.Utility
+    if players == 2:
+        return kinds.ZERO_SUM
+    if players >= 3 and not spec.draws:
+        return kinds.CONSTANT_SUM
+    return kinds.GENERAL_SUM
 
 
-def game_type(game_id: str) -> pyspiel.GameType:
-    """The ``GameType`` of ``game_id``, declared from its ``GameSpec``."""
+def registered_utility(spec: GameSpec) -> pyspiel.GameType.Utility:
+    """The weakest claim true at every player count of the game: the registry holds one
+    ``GameType`` per game, while the player count is a parameter."""
+    kinds = pyspiel.GameType.Utility
+    claims = {utility_of(spec, n) for n in range(spec.min_players, spec.max_players + 1)}
+    if len(claims) == 1:
+        return claims.pop()
+    if kinds.GENERAL_SUM in claims:
+        return kinds.GENERAL_SUM
+    return kinds.CONSTANT_SUM  # zero-sum at one count is constant-sum (0) there
+
+
+def utility_range(utility: pyspiel.GameType.Utility) -> tuple[float, float, float | None]:
+    """``(min_utility, max_utility, utility_sum)`` of returns of the kind ``utility``."""
+    kinds = pyspiel.GameType.Utility
+    if utility == kinds.ZERO_SUM:
+        return -1.0, 1.0, 0.0
+    if utility == kinds.CONSTANT_SUM:
+        return 0.0, 1.0, 1.0
+    return 0.0, 1.0, None
+
+
+def returns_of(engine_returns: Sequence[float]) -> list[float]:
+    """OpenSpiel's returns from the engine's: with two players the difference of the two
+    (+1/-1, 0 for a draw or a shared win), so that they sum to 0; otherwise the same."""
+    if len(engine_returns) == 2:
+        mine, theirs = engine_returns
+        return [mine - theirs, theirs - mine]
+    return list(engine_returns)
+
+
+def game_type(game_id: str, players: int | None = None) -> pyspiel.GameType:
+    """The ``GameType`` of ``game_id`` for ``players`` seats (``None``: the one
+    registered, true at every player count), declared from its ``GameSpec``."""
     spec = spec_of(game_id)
     gt = pyspiel.GameType
+    utility = registered_utility(spec) if players is None else utility_of(spec, players)
     return gt(
         short_name=short_name(game_id),
         long_name=f"Sudoku Arena: {spec.name}",
@@ -107,7 +157,7 @@ def game_type(game_id: str) -> pyspiel.GameType:
             if spec.hidden_information
             else gt.Information.PERFECT_INFORMATION
         ),
-        utility=gt.Utility.CONSTANT_SUM if _constant_sum(spec) else gt.Utility.GENERAL_SUM,
+        utility=utility,
         reward_model=gt.RewardModel.TERMINAL,
         max_num_players=spec.max_players,
         min_num_players=spec.min_players,
@@ -159,14 +209,17 @@ def max_length(rules: AnyGame) -> int:
 
 
 def game_info(rules: AnyGame) -> pyspiel.GameInfo:
+    """The ``GameInfo`` of the engine ``rules``; its utility bounds match
+    :func:`utility_of` for the engine's player count."""
     spec = rules.spec
+    low, high, total = utility_range(utility_of(spec, rules.num_players))
     return pyspiel.GameInfo(
         num_distinct_actions=spec.num_distinct_actions,
         max_chance_outcomes=spec.num_distinct_actions if spec.chance else 0,
         num_players=rules.num_players,
-        min_utility=0.0,
-        max_utility=1.0,
-        utility_sum=1.0 if _constant_sum(spec) else None,
+        min_utility=low,
+        max_utility=high,
+        utility_sum=total,
         max_game_length=max_length(rules),
     )
 
@@ -181,7 +234,10 @@ class ArenaGame(pyspiel.Game):  # type: ignore[misc]
         given = dict(params or {})
         self.rules = engine_from(game_id, given)
         self.encoder: Encoder = encoder_for(self.rules)
-        super().__init__(game_type(game_id), game_info(self.rules), given)
+        # The type of this game is the one for its player count, which may state more
+        # than the registered one (zero-sum for two seats of a game with a solo mode).
+        kind = game_type(game_id, self.rules.num_players)
+        super().__init__(kind, game_info(self.rules), given)
         self._given = given
         self._seen: OrderedDict[tuple[object, int | None], tuple[str, list[float]]] = OrderedDict()
 
@@ -320,7 +376,8 @@ class ArenaState(pyspiel.State):  # type: ignore[misc]
         return bool(self.rules.to_move(self.engine_state).is_terminal)
 
     def returns(self) -> list[float]:
-        return list(self.rules.returns(self.engine_state))
+        """The engine's returns in OpenSpiel's terms (:func:`returns_of`)."""
+        return returns_of(self.rules.returns(self.engine_state))
 
     def resample_from_infostate(self, player_id: int, probability_sampler: object) -> ArenaState:
         """A state ``player_id`` cannot tell from this one, the rest re-dealt by the
@@ -395,4 +452,14 @@ CLASSES: dict[str, type[ArenaGame]] = {g: _register(g) for g in GAMES}
 #: The OpenSpiel names of the registered games.
 NAMES: tuple[str, ...] = tuple(short_name(g) for g in GAMES)
 
-__all__ = ["NAMES", "PREFIX", "ArenaGame", "ArenaState", "Observer", "short_name"]
+__all__ = [
+    "NAMES",
+    "PREFIX",
+    "ArenaGame",
+    "ArenaState",
+    "Observer",
+    "registered_utility",
+    "returns_of",
+    "short_name",
+    "utility_of",
+]

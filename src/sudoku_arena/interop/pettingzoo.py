@@ -23,17 +23,29 @@ The contract:
   each feature under its own name and shape (:mod:`sudoku_arena.interop.features`), and
   ``action_mask`` (int8) from the view's legal actions. So it holds no secret.
 * Chance is resolved inside ``step`` (and ``reset``), from the seed exactly as the match
-  runner does: ``reset(seed=s)`` gives the set-up (the Sudoku grid) and the dice and
-  draws of ``Match.new(id, seed=s)`` for the same decisions. ``reset()`` without a seed
-  continues from the last seed's generator. ``chance=`` replaces that source (tests,
-  replays): a function of the ply and the outcomes with their probabilities.
+  runner does: ``reset(seed=s)`` plays the episode from ``s``, its set-up (the Sudoku
+  grid) that of ``sudoku_arena.load(id, seed=s)`` and ``sudoku-arena play --seed s``,
+  its dice and draws those of ``Match.new(id, seed=s)`` for the same decisions.
+  ``reset()`` without a seed takes the next episode seed from the last seed's generator
+  (``seed_used`` says which). ``chance=`` replaces that source (tests, replays): a
+  function of the ply and the outcomes with their probabilities.
 * Rewards come at the end: the engine's ``returns`` (1 for a sole winner, ``1/k`` for
   each of ``k`` sharing the win, 0 otherwise; solo games their score in ``[0, 1]``).
   No truncation: every game ends by its rules.
-* ``render_mode`` ``"ansi"`` is the game's text drawing, ``"svg"`` its SVG document,
-  both of the public view (what a spectator sees).
-* An illegal action raises the engine's ``IllegalActionError`` (an index out of range:
-  ``NotationError``) with the rule that refuses it, and changes nothing.
+* An illegal action follows PettingZoo's classic games (their ``TerminateIllegalWrapper``
+  with ``illegal_reward=-1``): the episode ends for every agent (terminated and
+  truncated), the offender is rewarded -1 and the others 0, PettingZoo's
+  ``EnvLogger.warn_on_illegal_move`` warning is logged, and the engine state stays the
+  position before the action. Beyond the wrapper, ``infos[offender]["illegal_move"]``
+  holds the rule that refused it, worded for the offender (it may name the offender's
+  own SuDokuHex tile, never another seat's secret). ``strict=True`` raises the engine's
+  ``IllegalActionError`` instead and changes nothing. Either way an index outside the
+  action space raises ``NotationError`` and ``None`` for a live agent
+  ``IllegalActionError``: those are mistakes of the caller, not moves.
+* ``render_mode``: ``"ansi"`` (``render()`` returns the game's text drawing),
+  ``"human"`` (prints it, at ``reset`` and after every step; ``render()`` returns
+  ``None``) and ``"svg"`` (``render()`` returns the SVG document), all of the public
+  view (what a spectator sees).
 """
 
 from __future__ import annotations
@@ -45,9 +57,8 @@ from typing import TYPE_CHECKING
 
 from sudoku_arena.core.errors import IllegalActionError
 from sudoku_arena.core.fairness import ChanceSource, secret_from_seed
-from sudoku_arena.core.match import load_seeded
 from sudoku_arena.core.protocol import AnyGame
-from sudoku_arena.core.registry import render_svg, render_text
+from sudoku_arena.core.registry import load, render_svg, render_text
 from sudoku_arena.core.types import JsonDict
 from sudoku_arena.interop import require
 from sudoku_arena.interop.features import Encoder, encoder_for
@@ -55,17 +66,24 @@ from sudoku_arena.interop.features import Encoder, encoder_for
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
-    from gymnasium import spaces
+    from gymnasium import logger, spaces
     from pettingzoo import AECEnv
+    from pettingzoo.utils.env_logger import EnvLogger
 else:
     np = require("numpy", "rl")
     spaces = require("gymnasium.spaces", "rl")
+    logger = require("gymnasium.logger", "rl")
     AECEnv = require("pettingzoo", "rl").AECEnv
+    EnvLogger = require("pettingzoo.utils.env_logger", "rl").EnvLogger
 
 #: Decides a chance node: ``(ply, outcomes with probabilities) -> outcome``.
 Chance = Callable[[int, Sequence[tuple[object, Fraction]]], object]
 
-RENDER_MODES = ("ansi", "svg")
+#: The render modes: PettingZoo's text modes, and the SVG drawing.
+RENDER_MODES = ("human", "ansi", "svg")
+
+#: The reward of an illegal action, as in PettingZoo's classic games.
+ILLEGAL_REWARD = -1.0
 
 if TYPE_CHECKING:
     #: One array of an observation (float32 features, the int8 action mask).
@@ -85,6 +103,7 @@ class ArenaEnv(AECEnv):  # type: ignore[misc]
         *,
         render_mode: str | None = None,
         chance: Chance | None = None,
+        strict: bool = False,
         **params: object,
     ) -> None:
         super().__init__()
@@ -96,8 +115,9 @@ class ArenaEnv(AECEnv):  # type: ignore[misc]
         self.game_id = game_id
         self.params = dict(params)
         self.render_mode = render_mode
+        self.strict = strict
         self._chance_hook = chance
-        self.game: AnyGame = load_seeded(game_id, 0, **self.params)
+        self.game: AnyGame = load(game_id, seed=0, **self.params)
         self.encoder: Encoder = encoder_for(self.game)
         self.metadata: dict[str, object] = {
             "render_modes": list(RENDER_MODES),
@@ -161,7 +181,7 @@ class ArenaEnv(AECEnv):  # type: ignore[misc]
         else:
             episode = random.SystemRandom().randrange(2**31)
         self.seed_used = episode
-        self.game = load_seeded(self.game_id, episode, **self.params)
+        self.game = load(self.game_id, seed=episode, **self.params)
         self._source = ChanceSource(secret_from_seed(episode), "local")
         self.state = self.game.initial_state()
         self.ply = 0
@@ -171,8 +191,11 @@ class ArenaEnv(AECEnv):  # type: ignore[misc]
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, object]] = {a: {} for a in self.agents}
+        self._skip_agent_selection = None  # an episode ended early leaves PettingZoo's mark
         self._resolve_chance()
         self._select()
+        if self.render_mode == "human":
+            self.render()
 
     def _draw(self, outcomes: Sequence[tuple[object, Fraction]]) -> object:
         if self._chance_hook is not None:
@@ -199,6 +222,9 @@ class ArenaEnv(AECEnv):  # type: ignore[misc]
             self.agent_selection = agent_name(tm.players[0])
 
     def step(self, action: int | None) -> None:
+        """Play ``action`` (an index) for the selected agent, or ``None`` once the
+        agent's episode is over. An illegal action ends the episode (see the module
+        docstring), or raises ``IllegalActionError`` when ``strict``."""
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -208,14 +234,34 @@ class ArenaEnv(AECEnv):  # type: ignore[misc]
         seat = self._seat[agent]
         game = self.game
         # decode_action refuses an index out of range; apply checks the rules.
-        self.state = game.apply(self.state, game.decode_action(int(action)), seat)
+        chosen = game.decode_action(int(action))
+        try:
+            self.state = game.apply(self.state, chosen, seat)
+        except IllegalActionError as refused:
+            if self.strict:
+                raise
+            self._end_by_illegal_action(agent, str(refused))
+            return
         self.ply += 1
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         self._resolve_chance()
         self._select()
-        if self.render_mode is not None:
+        if self.render_mode == "human":
             self.render()
+
+    def _end_by_illegal_action(self, agent: str, reason: str) -> None:
+        # What PettingZoo's TerminateIllegalWrapper does, step for step, so that code
+        # written for its classic games reads this episode the same way.
+        EnvLogger.warn_on_illegal_move()
+        self._cumulative_rewards[agent] = 0.0
+        self.terminations = dict.fromkeys(self.agents, True)
+        self.truncations = dict.fromkeys(self.agents, True)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self.rewards[agent] = ILLEGAL_REWARD
+        self.infos[agent]["illegal_move"] = reason
+        self._accumulate_rewards()
+        self._deads_step_first()
 
     # -- what a seat sees ------------------------------------------------------------------
 
@@ -239,12 +285,19 @@ class ArenaEnv(AECEnv):  # type: ignore[misc]
         return mask
 
     def render(self) -> str | None:
+        """The public view drawn for ``render_mode``: the text (``"ansi"``), printed
+        (``"human"``, returns ``None``), or the SVG document (``"svg"``)."""
         if self.render_mode is None:
+            logger.warn("You are calling render method without specifying any render mode.")
             return None
         view = self.game.view(self.state, None)
-        if self.render_mode == "ansi":
-            return render_text(self.game, view)
-        return render_svg(self.game, view)
+        if self.render_mode == "svg":
+            return render_svg(self.game, view)
+        text = render_text(self.game, view)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
 
     def close(self) -> None:
         pass
@@ -255,10 +308,12 @@ def raw_env(
     *,
     render_mode: str | None = None,
     chance: Chance | None = None,
+    strict: bool = False,
     **params: object,
 ) -> ArenaEnv:
-    """The environment without PettingZoo's wrappers."""
-    return ArenaEnv(game_id, render_mode=render_mode, chance=chance, **params)
+    """The environment without PettingZoo's wrappers (it ends the episode on an illegal
+    action itself, unless ``strict``)."""
+    return ArenaEnv(game_id, render_mode=render_mode, chance=chance, strict=strict, **params)
 
 
 def env(
@@ -266,17 +321,27 @@ def env(
     *,
     render_mode: str | None = None,
     chance: Chance | None = None,
+    strict: bool = False,
     **params: object,
 ) -> AECEnv:
     """``game_id`` as an AEC environment with PettingZoo's order-enforcing wrapper.
 
-    Keywords: ``render_mode``, ``chance`` and the game's parameters (``players=3``,
-    ``size=9``...), as ``sudoku_arena.load`` takes them."""
+    Keywords: ``render_mode``, ``chance``, ``strict`` (raise on an illegal action rather
+    than end the episode) and the game's parameters (``players=3``, ``size=9``...), as
+    ``sudoku_arena.load`` takes them."""
     from pettingzoo.utils import wrappers
 
     return wrappers.OrderEnforcingWrapper(
-        raw_env(game_id, render_mode=render_mode, chance=chance, **params)
+        raw_env(game_id, render_mode=render_mode, chance=chance, strict=strict, **params)
     )
 
 
-__all__ = ["RENDER_MODES", "ArenaEnv", "Chance", "agent_name", "env", "raw_env"]
+__all__ = [
+    "ILLEGAL_REWARD",
+    "RENDER_MODES",
+    "ArenaEnv",
+    "Chance",
+    "agent_name",
+    "env",
+    "raw_env",
+]
