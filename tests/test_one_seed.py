@@ -15,10 +15,10 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from services import require
 from typer.testing import CliRunner
 
 import sudoku_arena
+from services import require
 from sudoku_arena.cli.main import app
 from sudoku_arena.core.match import LogEntry, Match
 from sudoku_arena.core.record import Record, read_records, replay
@@ -92,9 +92,7 @@ def test_the_lab_plays_the_librarys_game_for_a_seed(game_id: str, tmp_path: Path
 
 
 @pytest.mark.parametrize("game_id", ["tic-tac-sudoku", "sudoku-warriors", "cat-sudoku"])
-def test_print_and_play_prints_the_librarys_set_up_for_a_seed(
-    game_id: str, tmp_path: Path
-) -> None:
+def test_print_and_play_prints_the_librarys_set_up_for_a_seed(game_id: str, tmp_path: Path) -> None:
     require("pdftotext", shutil.which("pdftotext") is not None, "Debian's poppler-utils")
     params, _, _ = _reference(game_id)
     out = tmp_path / "sheet.pdf"

@@ -215,7 +215,9 @@ def test_greedy_beats_random() -> None:
 
     game = new("summer")
     greedy = [Match(game, seed=k).run([GreedyAgent(seed=k)]).scores[0] for k in range(4)]
-    rand = [Match(game, seed=k).run([make_agent("random", game, k)]).scores[0] for k in range(4)]
+    rand = [
+        Match(game, seed=k).run([make_agent("random", game, seed=k)]).scores[0] for k in range(4)
+    ]
     assert min(greedy) > max(rand)
 
 
