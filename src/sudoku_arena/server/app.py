@@ -1,7 +1,10 @@
 """The ASGI application: pages, the JSON API, and the WebSocket play protocol
 (:mod:`sudoku_arena.server.sockets`).
 
-Errors never carry internals: HTTP errors are ``{"error": {"code", "message"}}``.
+The OpenAPI document (``/api/openapi.json``, shown at ``/api/docs``) says what the API
+accepts and answers, refusals included (:mod:`sudoku_arena.server.openapi`). Errors
+never carry internals: HTTP errors are ``{"error": {"code", "message"}}``
+(:mod:`sudoku_arena.server.errors`).
 """
 
 from __future__ import annotations
@@ -9,15 +12,14 @@ from __future__ import annotations
 import asyncio
 import html
 import json
-import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from typing import Annotated, Any, cast
 
 import swagger_ui_bundle  # type: ignore[import-untyped]  # ships no type hints
-from fastapi import FastAPI, Request
-from fastapi.exceptions import RequestValidationError
+from fastapi import FastAPI, Header, Path, Query
 from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -33,9 +35,9 @@ from sudoku_arena.server.analysis_store import DONE
 from sudoku_arena.server.arena import BOT, HUMAN, Arena, SeatSpec
 from sudoku_arena.server.bots import BotRunner
 from sudoku_arena.server.clock import TimeControl
+from sudoku_arena.server.errors import ApiError, error_body, install
 from sudoku_arena.server.fanout import RedisFanout
 from sudoku_arena.server.live import (
-    ActionRefused,
     GameUnavailable,
     LiveGame,
     draw_page,
@@ -45,19 +47,23 @@ from sudoku_arena.server.models import (
     ActionRequest,
     ActResponse,
     AnalysisResponse,
+    BotSeat,
     ClaimRequest,
     ClaimResponse,
     ClientSeedRequest,
     ClientSeedResponse,
     CreateMatchRequest,
     CreateMatchResponse,
-    ErrorResponse,
+    GameId,
+    HumanSeat,
     InviteRequest,
     JoinRequest,
+    ListedStatus,
     LobbyEntry,
     MatchInfo,
     MatchPage,
     MatchSummary,
+    Mode,
     OpenSeat,
     RecordResponse,
     RematchRequest,
@@ -65,10 +71,10 @@ from sudoku_arena.server.models import (
     ReplayResponse,
     RulesResponse,
     SeatLink,
-    SeatRequest,
     SeatToken,
     StateResponse,
 )
+from sudoku_arena.server.openapi import as_served, documented
 from sudoku_arena.server.pages import (
     games_json,
     reference_page,
@@ -80,8 +86,6 @@ from sudoku_arena.server.printing import router as printing_router
 from sudoku_arena.server.seating import SEAT_ELSEWHERE
 from sudoku_arena.server.sockets import serve_socket
 from sudoku_arena.server.storage import Storage
-
-log = logging.getLogger("sudoku_arena.server")
 
 
 @dataclass(slots=True)
@@ -113,42 +117,9 @@ def _analyser(cfg: ServerConfig, storage: Storage) -> Analyser | None:
     return Analyser(storage, workers=workers, simulations=cfg.analysis_simulations)
 
 
-class ApiError(Exception):
-    def __init__(self, status: int, code: str, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        self.message = message
-
-
-def error_body(code: str, message: str) -> JsonDict:
-    return {"error": {"code": code, "message": message}}
-
-
-_STATUS_OF = {
-    "stale": 409,
-    "illegal": 422,
-    "notation": 422,
-    "not_your_turn": 409,
-    "game_over": 409,
-    "read_only": 409,
-    "bad_seat": 422,
-    "not_over": 409,
-    "unavailable": 503,
-    "seat_elsewhere": 409,
-    "seat_taken": 409,
-    "full": 409,
-    "already_seated": 409,
-    "forbidden": 403,
-    "private": 403,
-    "bad_token": 403,
-}
-
-
-#: Documented error answers (the project's error shape).
-_ERRORS: dict[int | str, JsonDict] = {
-    code: {"model": ErrorResponse} for code in (400, 403, 404, 409, 422, 503)
-}
+#: The last page of the games list that may be asked for: more than any server lists,
+#: and it keeps the offset the database is asked for small.
+MAX_PAGE = 100_000
 
 
 class BodyLimit:
@@ -219,13 +190,15 @@ def _page(name: str) -> HTMLResponse:
     return HTMLResponse(web_file(name), headers=_SECURITY_HEADERS)
 
 
-def _message_page(title: str, message: str, status: int) -> HTMLResponse:
+def _message_page(
+    title: str, message: str, status: int, headers: Mapping[str, str] | None = None
+) -> HTMLResponse:
     text = (
         web_file("notfound.html")
         .replace("{{title}}", html.escape(title))
         .replace("{{message}}", html.escape(message))
     )
-    return HTMLResponse(text, status_code=status, headers=_SECURITY_HEADERS)
+    return HTMLResponse(text, status_code=status, headers={**_SECURITY_HEADERS, **(headers or {})})
 
 
 def _static(name: str, media: str) -> Response:
@@ -258,6 +231,12 @@ class ArenaApp(FastAPI):
             await serve_socket(self.state.arena, self.max_message, scope, receive, send)
             return
         await super().__call__(scope, receive, send)
+
+    def openapi(self) -> dict[str, Any]:
+        """The document at ``/api/openapi.json`` (:mod:`sudoku_arena.server.openapi`)."""
+        if self.openapi_schema is None:
+            self.openapi_schema = as_served(super().openapi())
+        return self.openapi_schema
 
 
 def create_app(config: ServerConfig | None = None, *, arena: Arena | None = None) -> ArenaApp:
@@ -305,56 +284,7 @@ def create_app(config: ServerConfig | None = None, *, arena: Arena | None = None
 
     # -- errors as JSON, never internals --------------------------------------------------
 
-    @app.exception_handler(ApiError)
-    async def _api_error(_req: Request, exc: ApiError) -> JSONResponse:
-        return JSONResponse(error_body(exc.code, exc.message), status_code=exc.status)
-
-    @app.exception_handler(ActionRefused)
-    async def _refused(_req: Request, exc: ActionRefused) -> JSONResponse:
-        return JSONResponse(
-            error_body(exc.code, exc.message), status_code=_STATUS_OF.get(exc.code, 400)
-        )
-
-    @app.exception_handler(ArenaError)
-    async def _arena_error(_req: Request, exc: ArenaError) -> JSONResponse:
-        code = "unknown_game" if isinstance(exc, UnknownGameError) else "invalid"
-        return JSONResponse(error_body(code, str(exc)), status_code=422)
-
-    @app.exception_handler(StarletteHTTPException)
-    async def _http_error(req: Request, exc: StarletteHTTPException) -> Response:
-        if not req.url.path.startswith("/api/"):  # a person's page: answer with a page
-            title = "Page not found" if exc.status_code == 404 else "Not available"
-            detail = str(exc.detail)
-            if detail in ("Not Found", "Method Not Allowed"):
-                detail = "There is no page at this address."
-            return _message_page(title, detail, exc.status_code)
-        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
-        return JSONResponse(error_body(code, str(exc.detail)), status_code=exc.status_code)
-
-    @app.exception_handler(RequestValidationError)
-    async def _validation(_req: Request, exc: RequestValidationError) -> JSONResponse:
-        errors = exc.errors()
-        kinds = {(e.get("type"), tuple(e.get("loc", ()))) for e in errors}
-        if any(t == "json_invalid" for t, _ in kinds):
-            return JSONResponse(
-                error_body("bad_json", "the request body is not valid JSON"), status_code=400
-            )
-        if any(loc == ("body",) for _, loc in kinds):
-            return JSONResponse(
-                error_body("bad_json", "the request body must be a JSON object"), status_code=400
-            )
-        parts = []
-        for e in errors[:5]:
-            where = ".".join(str(x) for x in e.get("loc", ()) if x != "body")
-            parts.append(f"{where or 'body'}: {e.get('msg', 'invalid')}")
-        return JSONResponse(error_body("bad_request", "; ".join(parts)), status_code=400)
-
-    @app.exception_handler(Exception)
-    async def _internal(_req: Request, exc: Exception) -> JSONResponse:
-        log.exception("internal error", exc_info=exc)
-        return JSONResponse(
-            error_body("internal", "something went wrong on the server"), status_code=500
-        )
+    install(app, _message_page)
 
     # -- pages ------------------------------------------------------------------------------
 
@@ -452,8 +382,8 @@ def create_app(config: ServerConfig | None = None, *, arena: Arena | None = None
         """Every registered game with its options and bot names."""
         return games_json()
 
-    @app.get("/api/games/{game}/rules", responses=_ERRORS)
-    async def game_rules(game: str) -> RulesResponse:
+    @app.get("/api/games/{game}/rules", responses=documented(422))
+    async def game_rules(game: GameId) -> RulesResponse:
         """The game's rules as implemented (Markdown)."""
         spec = spec_of(game)
         return RulesResponse(game=spec.id, markdown=rules_markdown(spec.id))
@@ -469,7 +399,7 @@ def create_app(config: ServerConfig | None = None, *, arena: Arena | None = None
             raise ApiError(404, "not_found", f"there is no game {game_id!r}")
         return lg
 
-    @app.post("/api/matches", status_code=201, responses=_ERRORS)
+    @app.post("/api/matches", status_code=201, responses=documented(400, 413, 422))
     async def create_match(body: CreateMatchRequest) -> CreateMatchResponse:
         """Start a game. Answers the human seats' secret tokens once, and the
         commitment to the game's chance secret.
@@ -494,19 +424,16 @@ def create_app(config: ServerConfig | None = None, *, arena: Arena | None = None
                 count = int(n) if isinstance(n, int | str) and not isinstance(n, bool) else 0
             except ValueError:
                 count = 0
-            seats_in = [SeatRequest()] * count
+            seats_in = [HumanSeat()] * count
         seats: list[SeatSpec] = []
         client_seeds: dict[int, str] = {}
         for i, s in enumerate(seats_in):
-            if s.kind == BOT and s.agent is None:
-                raise ApiError(400, "bad_request", f"seats.{i}.agent: a bot's agent name")
+            if isinstance(s, BotSeat):
+                seats.append(SeatSpec(BOT, s.agent, s.name))
+                continue
             if s.client_seed is not None:
-                if s.kind != HUMAN:
-                    raise ApiError(
-                        400, "bad_request", f"seats.{i}.client_seed: for a human seat only"
-                    )
                 client_seeds[i] = s.client_seed
-            seats.append(SeatSpec(s.kind, s.agent, s.name))
+            seats.append(SeatSpec(HUMAN, None, s.name))
         control = None
         if body.clock is not None:
             control = TimeControl(body.clock.minutes, body.clock.increment)
@@ -536,22 +463,15 @@ def create_app(config: ServerConfig | None = None, *, arena: Arena | None = None
             watch_url=f"/play/{lg.id}",
         )
 
-    @app.get("/api/matches", responses=_ERRORS)
+    @app.get("/api/matches", responses=documented(400, 422))
     async def list_matches(
-        game: str | None = None,
-        status: str | None = None,
-        page: int = 1,
-        per_page: int = 20,
+        game: GameId | None = None,
+        status: ListedStatus | None = None,
+        page: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 1,
+        per_page: Annotated[int, Query(ge=1, le=100)] = 20,
     ) -> MatchPage:
-        """Public games, newest first: ``game`` and ``status`` (``active``, ``finished``)
-        filter, ``page`` (from 1) and ``per_page`` (1-100) page. Private games (invite
-        links) are never listed."""
-        if game is not None:
-            game = spec_of(game).id  # an unknown game is refused with the list
-        if status is not None and status not in ("active", "finished"):
-            raise ApiError(400, "bad_request", f"status {status[:40]!r}: allowed active, finished")
-        if page < 1 or not 1 <= per_page <= 100:
-            raise ApiError(400, "bad_request", "page: from 1; per_page: 1 to 100")
+        """Public games, newest first: ``game`` and ``status`` filter, ``page`` and
+        ``per_page`` page. Private games (invite links) are never listed."""
         rows, total = await asyncio.to_thread(
             the_arena().storage.list_games,
             game=game,
@@ -569,7 +489,7 @@ def create_app(config: ServerConfig | None = None, *, arena: Arena | None = None
                     outcome=r.outcome,
                     created=r.created,
                     updated=r.updated,
-                    mode=r.mode,
+                    mode=cast(Mode, r.mode),  # the model checks it
                     clock=_clock_words(r.clock),
                 )
                 for r in rows
@@ -607,7 +527,7 @@ def create_app(config: ServerConfig | None = None, *, arena: Arena | None = None
             )
         return out
 
-    @app.get("/api/matches/{game_id}", responses=_ERRORS)
+    @app.get("/api/matches/{game_id}", responses=documented(404, 503))
     async def match_info(game_id: str) -> MatchInfo:
         """Public facts about a game, its chance commitment included."""
         return MatchInfo.model_validate((await get_game(game_id)).info())
@@ -626,25 +546,31 @@ def create_app(config: ServerConfig | None = None, *, arena: Arena | None = None
             raise ApiError(409, "seat_elsewhere", SEAT_ELSEWHERE)
         return seat
 
-    def bearer(request: Request) -> str | None:
-        auth = request.headers.get("authorization", "")
-        return auth[7:].strip() if auth.lower().startswith("bearer ") else None
-
-    @app.get("/api/matches/{game_id}/state", responses=_ERRORS)
-    async def match_state(game_id: str, request: Request) -> StateResponse:
+    @app.get("/api/matches/{game_id}/state", responses=documented(403, 404, 409, 503))
+    async def match_state(
+        game_id: str,
+        authorization: Annotated[
+            str | None, Header(description="Bearer <a seat's token>; none: as a spectator")
+        ] = None,
+        x_device: Annotated[
+            str | None, Header(description="this device's token, once it claimed the seat")
+        ] = None,
+    ) -> StateResponse:
         """The position as a seat sees it (``Authorization: Bearer <token>``) or as a
         spectator (no token): view, log, SVG."""
         lg = await get_game(game_id)
-        token = bearer(request)
-        device = request.headers.get("x-device")
-        observer = None if token is None else seat_of(lg, token, device)
+        auth = authorization or ""
+        token = auth[7:].strip() if auth.lower().startswith("bearer ") else None
+        observer = None if token is None else seat_of(lg, token, x_device)
         await the_arena().refresh(lg)
         data = _split_state(lg.state_message(observer, 0))
         if lg.clock is not None:
             data["server_time"] = time.time()
         return StateResponse.model_validate(data)
 
-    @app.post("/api/matches/{game_id}/actions", responses=_ERRORS)
+    @app.post(
+        "/api/matches/{game_id}/actions", responses=documented(400, 403, 404, 409, 413, 422, 503)
+    )
     async def match_act(game_id: str, body: ActionRequest) -> ActResponse:
         """Act for the seat the token names, at the ply the action was made at."""
         lg = await get_game(game_id)
@@ -652,7 +578,7 @@ def create_app(config: ServerConfig | None = None, *, arena: Arena | None = None
         start, nxt = await the_arena().act(lg, seat, body.ply, body.action)
         return ActResponse(ply=start, next_ply=nxt, status=lg.status, outcome=lg.outcome)
 
-    @app.post("/api/matches/{game_id}/rematch", responses=_ERRORS)
+    @app.post("/api/matches/{game_id}/rematch", responses=documented(400, 403, 404, 409, 413, 503))
     async def match_rematch(game_id: str, body: RematchRequest) -> RematchResponse:
         """The rematch of a finished game (the token of a seat of it, or the tokens
         of every seat a hot-seat device holds); created once however often asked."""
@@ -665,7 +591,7 @@ def create_app(config: ServerConfig | None = None, *, arena: Arena | None = None
         new = await the_arena().rematch(lg)
         return RematchResponse(id=new.id, url=f"/play/{new.id}#t=" + ".".join(tokens))
 
-    @app.post("/api/matches/{game_id}/claim", responses=_ERRORS)
+    @app.post("/api/matches/{game_id}/claim", responses=documented(400, 403, 404, 409, 413, 503))
     async def match_claim(game_id: str, body: ClaimRequest) -> ClaimResponse:
         """Claim a seat's link for this device (the first device to open a link keeps
         it). Another device's claim is refused (409 ``seat_elsewhere``) unless ``move``:
@@ -677,8 +603,13 @@ def create_app(config: ServerConfig | None = None, *, arena: Arena | None = None
         )
         return ClaimResponse(seat=seat, moved=moved)
 
-    @app.post("/api/matches/{game_id}/seats/{seat}/invite", responses=_ERRORS)
-    async def match_invite(game_id: str, seat: int, body: InviteRequest) -> SeatToken:
+    @app.post(
+        "/api/matches/{game_id}/seats/{seat}/invite",
+        responses=documented(400, 403, 404, 409, 413, 422, 503),
+    )
+    async def match_invite(
+        game_id: str, seat: Annotated[int, Path(ge=0)], body: InviteRequest
+    ) -> SeatToken:
         """A new invite link for a seat whose link nobody opened yet, asked by the
         game's creator (with his own seat's token); the old link stops working."""
         lg = await get_game(game_id)
@@ -686,14 +617,16 @@ def create_app(config: ServerConfig | None = None, *, arena: Arena | None = None
         token = await the_arena().seating.reissue(lg, host, seat)
         return SeatToken(seat=seat, token=token, url=f"/play/{lg.id}#t={token}")
 
-    @app.post("/api/matches/{game_id}/join", responses=_ERRORS)
+    @app.post("/api/matches/{game_id}/join", responses=documented(400, 403, 404, 409, 413, 503))
     async def match_join(game_id: str, body: JoinRequest) -> SeatToken:
         """Take an open seat of a public game (from the lobby) for this device."""
         lg = await get_game(game_id)
         seat, token = await the_arena().seating.join(lg, hash_token(body.device))
         return SeatToken(seat=seat, token=token, url=f"/play/{lg.id}#t={token}")
 
-    @app.post("/api/matches/{game_id}/client-seed", responses=_ERRORS)
+    @app.post(
+        "/api/matches/{game_id}/client-seed", responses=documented(400, 403, 404, 409, 413, 503)
+    )
     async def match_client_seed(game_id: str, body: ClientSeedRequest) -> ClientSeedResponse:
         """Add a seat's own randomness to chance (once per seat).
 
@@ -704,7 +637,7 @@ def create_app(config: ServerConfig | None = None, *, arena: Arena | None = None
         given = await the_arena().add_client_seed(lg, seat, body.client_seed)
         return ClientSeedResponse(seat=seat, client_seed=given.seed, from_ply=given.ply)
 
-    @app.get("/api/matches/{game_id}/record", responses=_ERRORS)
+    @app.get("/api/matches/{game_id}/record", responses=documented(404, 503))
     async def match_record(game_id: str, response: Response) -> RecordResponse:
         """The game record. Once the game is over: complete, with the chance secret
         revealed (``sudoku-arena replay --verify`` checks every draw). While it runs:
@@ -715,8 +648,8 @@ def create_app(config: ServerConfig | None = None, *, arena: Arena | None = None
         response.headers["content-disposition"] = f'attachment; filename="{name}"'
         return RecordResponse.model_validate(lg.record_json())
 
-    @app.get("/api/matches/{game_id}/replay/{ply}", responses=_ERRORS)
-    async def match_replay(game_id: str, ply: int) -> ReplayResponse:
+    @app.get("/api/matches/{game_id}/replay/{ply}", responses=documented(400, 404, 409, 503))
+    async def match_replay(game_id: str, ply: Annotated[int, Path(ge=0)]) -> ReplayResponse:
         """A finished game after ``ply`` actions, as a spectator sees it, with its SVG."""
         lg = await get_game(game_id)
         if not lg.over:
@@ -735,7 +668,7 @@ def create_app(config: ServerConfig | None = None, *, arena: Arena | None = None
             panel=panel,
         )
 
-    @app.get("/api/matches/{game_id}/analysis", responses=_ERRORS)
+    @app.get("/api/matches/{game_id}/analysis", responses=documented(404, 409, 503))
     async def match_analysis(game_id: str) -> AnalysisResponse:
         """The post-game analysis of a finished game: each seat's chance of winning at
         every position (the start and after each action), by the search, and the

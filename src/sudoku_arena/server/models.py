@@ -8,41 +8,116 @@ JSON, which the engines define; they are typed here as JSON objects.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Discriminator,
+    Field,
+    GetCoreSchemaHandler,
+    StrictInt,
+    Tag,
+)
+from pydantic.json_schema import WithJsonSchema
+from pydantic_core import CoreSchema, core_schema
 
 from sudoku_arena.core.fairness import MAX_CLIENT_SEED
+from sudoku_arena.core.registry import registered_games
 from sudoku_arena.core.types import JsonDict
 
 #: The longest action text accepted (notation is short; this bounds garbage).
 MAX_ACTION = 200
 #: The most seat tokens one request may carry (a hot-seat game's seats).
 MAX_TOKENS = 8
+#: The validation error type (and API error code) of a game id nobody registered.
+UNKNOWN_GAME = "unknown_game"
 
 JsonObject = JsonDict
 ParamValue = str | int | bool | None
 
+#: How a game is played: a link per person (``invite``) or one screen (``hotseat``).
+Mode = Literal["invite", "hotseat"]
+#: Who finds a game: listed in the lobby (``public``) or only through its links.
+Visibility = Literal["public", "private"]
+#: The games list's status filter.
+ListedStatus = Literal["active", "finished"]
+
+
+class RegisteredGame:
+    """Pydantic metadata: the value is the id of a registered game.
+
+    The ids are read from the registry when a schema using this is built (a request
+    model when it is defined, a path or query parameter when its route is added), so
+    the OpenAPI document lists them as an enum. Any other value fails validation with
+    the error type :data:`UNKNOWN_GAME`, whose message lists the known games.
+    """
+
+    def __get_pydantic_core_schema__(
+        self, source: object, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        ids = [spec.id for spec in registered_games()]
+        return core_schema.custom_error_schema(
+            core_schema.literal_schema(ids),
+            custom_error_type=UNKNOWN_GAME,
+            custom_error_message="known games: " + ", ".join(ids),
+        )
+
+
+#: A registered game's id (``tic-tac-sudoku``, ``citadel``, ...).
+GameId = Annotated[str, RegisteredGame()]
+
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    """A request body: exactly the fields and JSON types the document lists (no
+    unknown field, no ``"5"`` or ``true`` for a number)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 # -- requests ---------------------------------------------------------------------------------
 
 
-class SeatRequest(_Strict):
-    kind: Literal["human", "bot"] = "human"
-    agent: str | None = Field(
-        default=None, max_length=64, description="a bot's agent name: random, greedy, easy, ..."
-    )
+class HumanSeat(_Strict):
+    """A person's seat (the default)."""
+
+    kind: Literal["human"] = "human"
     name: str | None = Field(default=None, max_length=64, description="the name shown for the seat")
     client_seed: str | None = Field(
         default=None,
         min_length=1,
         max_length=MAX_CLIENT_SEED,
-        description="text of this seat's own mixed into every chance draw (human seats)",
+        description="text of this seat's own mixed into every chance draw",
     )
+
+
+class BotSeat(_Strict):
+    """A bot's seat."""
+
+    kind: Literal["bot"]
+    agent: str = Field(
+        min_length=1,
+        max_length=64,
+        description="the bot's agent name (GET /api/games lists each game's: random, greedy, ...)",
+    )
+    name: str | None = Field(default=None, max_length=64, description="the name shown for the seat")
+
+
+def _seat_kind(seat: object) -> str | None:
+    """The kind of seat a request asks for (none given: a person's)."""
+    kind = seat.get("kind", "human") if isinstance(seat, dict) else getattr(seat, "kind", None)
+    return kind if isinstance(kind, str) else None
+
+
+#: One seat of a new game: which fields apply depends on ``kind``.
+SeatRequest = Annotated[
+    Annotated[HumanSeat, Tag("human")] | Annotated[BotSeat, Tag("bot")],
+    Discriminator(
+        _seat_kind,
+        custom_error_type="seat_kind",
+        custom_error_message="kind should be 'human' or 'bot'",
+    ),
+]
 
 
 class ClockRequest(_Strict):
@@ -53,24 +128,32 @@ class ClockRequest(_Strict):
 
 
 class CreateMatchRequest(_Strict):
-    game: str = Field(max_length=64, description="a game id such as tic-tac-sudoku")
+    game: GameId = Field(description="the game's id")
     params: dict[str, ParamValue] = Field(default_factory=dict)
     seats: list[SeatRequest] | None = Field(
         default=None, min_length=1, max_length=8, description="one entry per seat (default: people)"
     )
-    mode: Literal["invite", "hotseat"] = "invite"
+    mode: Mode = "invite"
     clock: ClockRequest | None = Field(
         default=None, description="a time control (none: untimed); a player out of time loses"
     )
-    visibility: Literal["public", "private"] | None = Field(
+    visibility: Visibility | None = Field(
         default=None,
         description="public: listed, open seats joinable from the lobby; private: found "
         "only through its links (default: private for invite games, public on one screen)",
     )
-    seed: object = Field(
-        default=None,
-        description="refused: online chance comes from a secret the server commits to",
-    )
+    # Documented as matching no value (any seed makes the request not match), and read
+    # only to answer seed_refused, which says why online chance cannot be chosen.
+    seed: Annotated[
+        object,
+        WithJsonSchema(
+            {
+                "not": {},
+                "description": "refused: online chance comes from a secret the server "
+                "commits to (seed_refused)",
+            }
+        ),
+    ] = None
 
 
 DEVICE = Field(
@@ -157,7 +240,7 @@ class MatchInfo(BaseModel):
     name: str
     version: str
     params: dict[str, ParamValue]
-    mode: str
+    mode: Mode
     seats: list[SeatInfo]
     chance: bool
     hidden_information: bool
@@ -172,7 +255,7 @@ class MatchInfo(BaseModel):
     commitment: str = Field(description="SHA-256 commitment to the game's chance secret")
     read_only: str | None
     client_seeds: list[ClientSeedInfo]
-    visibility: str = Field(description="public (listed) or private")
+    visibility: Visibility = Field(description="public (listed) or private")
     host_seat: int | None = Field(description="the creator's seat: may re-issue invites")
     clock: TimeControlInfo | None
     claimed: list[bool] = Field(description="per seat, whether a device claimed its link")
@@ -202,7 +285,7 @@ class MatchSummary(BaseModel):
     outcome: JsonObject | None
     created: float = Field(description="when it was created (seconds since 1970, UTC)")
     updated: float = Field(description="when it last changed state (finished, rematch)")
-    mode: str
+    mode: Mode
     clock: str | None = Field(description="the time control in words, or null")
 
 
