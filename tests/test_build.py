@@ -62,7 +62,13 @@ def test_editable_install_without_a_c_compiler_gives_pure_python(tmp_path: Path)
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     py = venv / "bin" / "python"
     env = {k: v for k, v in os.environ.items() if not k.startswith("SUDOKU_ARENA_")}
-    env.update(CC="false", PIP_DISABLE_PIP_VERSION_CHECK="1")
+    # An empty build cache: with this checkout's build cached, the same sources would
+    # install compiled without a compiler (scripts/smoke_readme.py checks that path).
+    env.update(
+        CC="false",
+        PIP_DISABLE_PIP_VERSION_CHECK="1",
+        SUDOKU_ARENA_BUILD_CACHE=str(tmp_path / "cache"),
+    )
     # The package alone (its dependencies are not needed to load and play the engines).
     install = subprocess.run(
         [str(py), "-m", "pip", "install", "-q", "--no-deps", "-e", str(repo), "mypy-extensions"],
