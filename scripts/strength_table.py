@@ -7,6 +7,7 @@ are and how ``docs/strength.json`` is kept and resumed.
 Usage::
 
     python scripts/strength_table.py [--games 200] [--only GAME ...] [--rows hard-greedy]
+    python scripts/strength_table.py --sprt 0,50 --games 400 --only GAME --rows hard-greedy
 """
 
 from __future__ import annotations

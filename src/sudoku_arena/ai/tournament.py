@@ -19,7 +19,7 @@ import math
 import os
 import statistics
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from sudoku_arena.ai.agents import make_agent
@@ -154,21 +154,29 @@ def run_games(
     *,
     workers: int | None = None,
     on_result: Callable[[GameResult], None] | None = None,
+    stop: Callable[[GameResult], bool] | None = None,
 ) -> list[GameResult]:
-    """Play ``todo`` on ``workers`` processes (default: all cores); results by index."""
+    """Play ``todo`` on ``workers`` processes (default: all cores); results by index.
+
+    ``stop``, when given, is asked after each result (after ``on_result``); once it
+    says True, the games not finished are cancelled and the results so far returned
+    (a sequential test that has decided: see ``sudoku_arena.lab.sprt``)."""
     workers = workers or os.cpu_count() or 1
     results: list[GameResult] = []
     if workers <= 1 or len(todo) <= 1:
-        for job in todo:
-            r = play_game(job)
-            results.append(r)
-            if on_result is not None:
-                on_result(r)
+        played: Iterator[GameResult] = map(play_game, todo)
     else:
-        for r in unordered(play_game, todo, workers):
+        played = unordered(play_game, todo, workers)
+    try:
+        for r in played:
             results.append(r)
             if on_result is not None:
                 on_result(r)
+            if stop is not None and stop(r):
+                break
+    finally:
+        if isinstance(played, Generator):
+            played.close()  # cancels the batch's waiting jobs and stops its running ones
     results.sort(key=lambda r: r.index)
     return results
 

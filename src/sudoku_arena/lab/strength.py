@@ -11,7 +11,10 @@ For every registered game:
 
 The raw results are kept in docs/strength.json, game by game and row by row, and the
 script only plays what is missing: run it again with a larger ``--games`` to add games,
-with ``--only GAME`` to work on one game, with ``--rows`` to pick rows. A row whose
+with ``--only GAME`` to work on one game, with ``--rows`` to pick rows; ``--sprt
+ELO0,ELO1`` plays two-player rows as sequential tests (:mod:`sudoku_arena.lab.sprt`)
+instead, ``--games`` the cap, and a row keeps the test under ``"sprt"`` (rows without
+it are a fixed count; plain runs leave a tested row as it is). A row whose
 game version, level budgets or bot code (the game's rules, agents and search knowledge,
 and the search: :func:`fingerprint`) changed since it was played is started over
 (``--keep-stale`` keeps it). After a change that should not change any move (a
@@ -24,6 +27,7 @@ Usage (``FOLDER`` holds ``strength.json`` and gets ``strength.md``; the project'
     sudoku-arena analyze --preset strength --out docs [--games 200] [GAME]
     python scripts/strength_table.py [--games 200] [--only GAME ...] [--rows hard-greedy]
     python scripts/strength_table.py --verify 3 [--only GAME ...]
+    python scripts/strength_table.py --sprt 0,50 --games 400 --only GAME --rows hard-greedy
 """
 
 from __future__ import annotations
@@ -56,6 +60,15 @@ from sudoku_arena.ai.tournament import (
 from sudoku_arena.core.errors import UnknownGameError
 from sudoku_arena.core.registry import entry_of, load, registered_games
 from sudoku_arena.core.types import GameSpec, JsonDict
+from sudoku_arena.lab.sprt import (
+    CONTINUE,
+    H0,
+    H1,
+    PairedGames,
+    Sprt,
+    game_score,
+    parse_elo_bounds,
+)
 
 JSON_NAME = "strength.json"
 MD_NAME = "strength.md"
@@ -264,7 +277,11 @@ def play_row(
     workers: int | None,
     keep_stale: bool,
     params: JsonDict,
+    sprt: tuple[float, float] | None = None,
 ) -> None:
+    """Play what the row lacks of ``games`` games; with ``sprt`` (``(elo0, elo1)``, a
+    two-player row) play it as a sequential test instead, ``games`` the cap
+    (:func:`_row_test`)."""
     k = len(row.players)
     fp = fingerprint(game_id, k, params)
     entry = store["games"].setdefault(game_id, {}).setdefault(row.key, {})
@@ -276,8 +293,20 @@ def play_row(
     entry["players"] = list(row.players)
     entry["params"] = params
     games = math.ceil(games / k) * k  # whole blocks: every agent in every seat
+    if sprt is None and entry.get("sprt") and entry["results"]:
+        # Adding games by count would blur what the test decided on: its games only.
+        print(f"  {row.key}: settled by SPRT; give --sprt to test it again")
+        return
+    if sprt is not None and k != 2:
+        print(f"  {row.key}: one player, no SPRT: a fixed count")
+    feed = _row_test(entry, games, sprt) if sprt is not None and k == 2 else None
     have = {r["index"] for r in entry["results"]}
     missing = [i for i in range(games) if i not in have]
+    if feed is not None and (feed.decided or not missing):
+        entry["sprt"] = _sprt_record(feed, games)
+        save_row(folder, store, game_id, row.key)
+        print(f"  {row.key}: SPRT {feed.test.decision} on its stored games, nothing to play")
+        return
     if not missing:
         print(f"  {row.key}: {len(have)} games, nothing to add")
         return
@@ -295,10 +324,52 @@ def play_row(
             last_save = time.monotonic()
             print(f"    {done}/{len(todo)}", flush=True)
 
-    run_games(todo, workers=workers, on_result=keep)
+    if feed is None:
+        run_games(todo, workers=workers, on_result=keep)
+    else:
+        sequential = feed  # (named for the closure below)
+
+        def decided(r: GameResult) -> bool:
+            return sequential.add(r.index, game_score(r.returns))
+
+        run_games(todo, workers=workers, on_result=keep, stop=decided)
+        if sequential.decided:  # games that ended after the decision do not count
+            entry["results"] = [
+                r for r in entry["results"] if r["index"] in have or r["index"] < sequential.games
+            ]
+        entry["sprt"] = _sprt_record(sequential, games)
+        print(f"  {row.key}: SPRT {sequential.test.decision} at {sequential.games} games")
     entry["results"].sort(key=lambda r: r["index"])
     entry["updated"] = datetime.date.today().isoformat()
     save_row(folder, store, game_id, row.key)
+
+
+def _row_test(entry: JsonDict, cap: int, bounds: tuple[float, float]) -> PairedGames:
+    """The sequential test (:mod:`sudoku_arena.lab.sprt`) of a two-player row: its first
+    agent stronger than its second by ``elo1`` against ``elo0``, on seat-swapped pairs,
+    fed the row's stored games below ``cap`` in order. Playing goes on from there, pair
+    by pair, until it decides or reaches ``cap``: stored games are never played again."""
+    feed = PairedGames(Sprt(*bounds))
+    for r in sorted(entry["results"], key=lambda r: int(r["index"])):
+        if r["index"] < cap and feed.add(int(r["index"]), game_score(r["returns"])):
+            break
+    return feed
+
+
+def _sprt_record(feed: PairedGames, cap: int) -> JsonDict:
+    """What a row keeps of its test under ``"sprt"`` (a row without it is a fixed count)."""
+    test = feed.test
+    return {
+        "elo0": test.elo0,
+        "elo1": test.elo1,
+        "alpha": test.alpha,
+        "beta": test.beta,
+        "model": test.model,
+        "llr": round(test.llr, 4),
+        "decision": test.decision,
+        "games": feed.games,
+        "cap": cap,
+    }
 
 
 # -- rendering ------------------------------------------------------------------------------
@@ -377,6 +448,13 @@ def render(store: JsonDict) -> str:
         "of every board equally often. Scores are means with a 95% normal interval.",
         "Games won by nobody are draws at a turn limit (Citadel, CI-9).",
         "",
+        "A two-player row is settled by a *fixed count* (every game of the row was played)",
+        "or by an *SPRT*: a sequential probability ratio test of the first agent being",
+        "elo1 Elo stronger than the second against elo0, played in seat-swapped pairs and",
+        "stopped at its decision, the row's games the cap (*stronger*: H1 accepted; *not",
+        "stronger*: H0 accepted). Solo rows are a fixed count. See",
+        "[how strength claims are decided](bots.md#how-strength-claims-are-decided).",
+        "",
     ]
     for spec in registered_games():
         data = store["games"].get(spec.id)
@@ -397,8 +475,8 @@ def render(store: JsonDict) -> str:
                 "Two players:",
                 "",
                 "| match | games | first agent wins | 95% CI | won by nobody "
-                "| mean length (plies) | target |",
-                "|---|---:|---:|---:|---:|---:|---|",
+                "| mean length (plies) | target | settled by |",
+                "|---|---:|---:|---:|---:|---:|---|---|",
             ]
             for key, d in duel:
                 s = summarise(spec.id, d["players"], _results(d))
@@ -407,7 +485,7 @@ def render(store: JsonDict) -> str:
                     f"| {' vs '.join(d['players'])} | {s.games} | {_pct(a.win_rate)} | "
                     f"{_pct(a.win_ci[0])} – {_pct(a.win_ci[1])} | {s.unwon} | {s.mean_plies:.1f} | "
                     f"{_check(TARGETS.get((spec.id, key)), a.win_rate, a.win_ci[0], s.games)}"
-                    f"{_STALE if key in stale else ''} |"
+                    f"{_STALE if key in stale else ''} | {settled_by(d)} |"
                 )
             lines.append("")
         if solo:
@@ -436,6 +514,22 @@ def render(store: JsonDict) -> str:
                 "",
             ]
     return "\n".join(lines).rstrip() + "\n"
+
+
+#: How a row's SPRT decision reads in the table.
+_DECIDED = {H1: "stronger", H0: "not stronger", CONTINUE: "inconclusive at the cap"}
+
+
+def settled_by(entry: JsonDict) -> str:
+    """How a two-player row was settled: ``fixed count`` (a row without ``"sprt"``,
+    every row played before the test existed) or the test's bounds and outcome."""
+    test = entry.get("sprt")
+    if not test:
+        return "fixed count"
+    return (
+        f"SPRT {test['elo0']:g}, {test['elo1']:g}: {_DECIDED[test['decision']]} "
+        f"(LLR {test['llr']:.2f}, {test['games']} games)"
+    )
 
 
 def _timings(game_id: str, data: JsonDict) -> list[str]:
@@ -475,10 +569,12 @@ def build(
     params: JsonDict | None = None,
     render_only: bool = False,
     verify_sample: int = 0,
+    sprt: tuple[float, float] | None = None,
 ) -> Path:
     """Play what ``folder/strength.json`` lacks (see the module doc) and write
-    ``folder/strength.md``; return its path. Raises ``UnknownGameError`` for an unknown
-    game in ``only``."""
+    ``folder/strength.md``; return its path. With ``sprt`` (``(elo0, elo1)``) the
+    two-player rows are played as sequential tests, ``games`` the cap. Raises
+    ``UnknownGameError`` for an unknown game in ``only``."""
     store = load_store(folder)
     specs = registered_games()
     known = {s.id for s in specs}
@@ -499,7 +595,9 @@ def build(
                 if verify_sample:
                     verify(folder, store, spec.id, row, verify_sample, params or {})
                 else:
-                    play_row(folder, store, spec.id, row, games, workers, keep_stale, params or {})
+                    play_row(
+                        folder, store, spec.id, row, games, workers, keep_stale, params or {}, sprt
+                    )
                 md.write_text(render(store), encoding="utf-8")
     md.write_text(render(store), encoding="utf-8")
     return md
@@ -523,6 +621,13 @@ def main(argv: list[str] | None = None, folder: Path = Path("docs")) -> int:
         help="play nothing: replay each row's N shortest games and re-stamp the rows "
         "whose games come out the same",
     )
+    ap.add_argument(
+        "--sprt",
+        type=_elo_bounds,
+        metavar="ELO0,ELO1",
+        help="play the two-player rows as sequential probability ratio tests of Elo ELO0 "
+        "against ELO1 (such as 0,50), --games the cap",
+    )
     args = ap.parse_args(argv)
     try:
         md = build(
@@ -535,9 +640,17 @@ def main(argv: list[str] | None = None, folder: Path = Path("docs")) -> int:
             params=dict(p.split("=", 1) for p in args.param),
             render_only=args.render,
             verify_sample=args.verify,
+            sprt=args.sprt,
         )
     except UnknownGameError as exc:
         print(exc, file=sys.stderr)
         return 2
     print(f"wrote {md}")
     return 0
+
+
+def _elo_bounds(text: str) -> tuple[float, float]:
+    try:
+        return parse_elo_bounds(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc).removeprefix(f"--sprt {text!r}: ")) from None
