@@ -76,7 +76,13 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str, dict[str, o
         "--workers", "1", "--variant", "t9:target=9", "--ladder", "random,greedy",
         "--ladder-games", "4", "--out", str(out),
     ]  # fmt: skip
-    result = CliRunner().invoke(app, args, env={"COLUMNS": "200"})
+    # The console takes its width when the command's module is first imported (COLUMNS
+    # then, or 80), not per invocation: a narrow one would wrap the table's labels.
+    from sudoku_arena.cli.app import console
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(console, "width", 200)
+        result = CliRunner().invoke(app, args, env={"COLUMNS": "200"})
     assert result.exit_code == 0, result.output
     summary = json.loads((out / "summary.json").read_text())
     return result.output, (out / "report.html").read_text(), summary
