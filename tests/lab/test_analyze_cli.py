@@ -80,7 +80,7 @@ def test_presets_name_their_studies() -> None:
         "winter",
     ]
     assert preset_plan("ladder", 10, 0, "citadel").ladder[-1] == "hard"
-    assert set(PRESETS) == {"cat-sheets", "sudokuhex-duplicate", "ladder"}
+    assert set(PRESETS) == {"cat-sheets", "sudokuhex-duplicate", "ladder", "exploit"}
 
 
 def test_the_strength_table_is_built_into_the_out_folder(tmp_path: Path) -> None:

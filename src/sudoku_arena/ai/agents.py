@@ -3,6 +3,8 @@
 Search players exist for every game: ``mcts`` (``mcts:easy``, ``mcts:normal``,
 ``mcts:hard``, ``mcts:ITERATIONS``, ``mcts:SECONDSs``) and the level names alone
 (``easy``, ``normal``, ``hard``) as short forms of ``mcts:<level>``; see docs/bots.md.
+The exploit panel's scripted strategies are ``panel:NAME`` (:mod:`sudoku_arena.ai.panel`);
+they are not listed by :func:`agent_names`, which names the bots people play against.
 
 ``make_agent(spec, game, seed=...)`` is the one place names become agents, so the CLI, the
 server and the analysis tools accept the same player names. A name may carry an
@@ -16,6 +18,7 @@ from collections.abc import Mapping
 
 from sudoku_arena.ai.hints import LEVELS
 from sudoku_arena.ai.mcts import MCTSAgent, level_factory
+from sudoku_arena.ai.panel import PREFIX, make_panel, panel_names
 from sudoku_arena.core.agent import Agent
 from sudoku_arena.core.entry import AgentFactory
 from sudoku_arena.core.errors import ArenaError, UnknownGameError
@@ -64,11 +67,18 @@ def make_agent(spec: str, game: AnyGame, *, seed: int | None = None) -> Agent:
     """The agent called ``spec`` (``random``, ``greedy``, ``name:arg``) for ``game``."""
     name, _, arg = spec.strip().partition(":")
     name = name.lower()
+    if name == PREFIX:
+        if not arg:
+            raise ArenaError(
+                f"{spec!r} names no panel strategy; allowed: {', '.join(panel_names(game))}"
+            )
+        return make_panel(arg, game, seed)
     factories: dict[str, AgentFactory] = {**_GENERIC, **_own_agents(game)}
     if name not in factories:
         raise ArenaError(
             f"no agent called {spec!r} for {game.spec.id}; allowed: "
-            f"{', '.join(agent_names(game))} (or human where people play)"
+            f"{', '.join(agent_names(game))} (or human where people play; the exploit "
+            f"panel's strategies: sudoku-arena list {game.spec.id})"
         )
     factory = factories[name]
     if arg:

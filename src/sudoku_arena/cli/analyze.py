@@ -25,7 +25,7 @@ from sudoku_arena.cli.app import app, console, fail, game_params, load_game, par
 from sudoku_arena.core.errors import ArenaError
 from sudoku_arena.core.registry import load
 from sudoku_arena.core.types import JsonDict
-from sudoku_arena.lab.display import ladder_rows, variant_rows
+from sudoku_arena.lab.display import EXPLOIT_COLUMNS, exploit_groups, ladder_rows, variant_rows
 from sudoku_arena.lab.plan import Plan, parse_variant
 from sudoku_arena.lab.presets import PRESETS, STRENGTH, preset_plan
 from sudoku_arena.lab.runner import BACKENDS, run
@@ -100,9 +100,14 @@ def analyze(
     ] = None,
     players: Annotated[
         str | None,
-        typer.Option(help="one bot per seat, comma-separated (default: greedy in every seat)"),
+        typer.Option(
+            help="one bot per seat, comma-separated (default: greedy in every seat); with "
+            "--preset exploit the bots to test (default: easy,normal,hard)"
+        ),
     ] = None,
-    games: Annotated[int, typer.Option(min=1, help="games per variant (seats rotate)")] = 200,
+    games: Annotated[
+        int, typer.Option(min=1, help="games per variant or exploit line-up (seats rotate)")
+    ] = 200,
     param: Annotated[list[str] | None, typer.Option("--param", help="NAME=VALUE")] = None,
     variant: Annotated[
         list[str] | None,
@@ -167,7 +172,8 @@ def analyze(
         if preset not in PRESETS:
             fail(f"--preset {preset!r}: allowed: {', '.join((*PRESETS, STRENGTH))}")
         try:
-            plan = preset_plan(preset, games, seed, game)
+            bots = parse_players(players) if players else None
+            plan = preset_plan(preset, games, seed, game, bots=bots, params=game_params(param))
         except ArenaError as exc:
             fail(str(exc))
     elif game is None:
@@ -276,6 +282,22 @@ def _render(folder: Path, ref: JsonDict | None) -> JsonDict:
     return summary
 
 
+def _print_exploit(exploit: JsonDict | None) -> None:
+    """Each bot against the exploit panel: a table per bot and player count, worst
+    first, then each one's worst result in a sentence (as in report.html)."""
+    groups = exploit_groups(exploit)
+    for g in groups:
+        table = Table(title=f"{g.title()} against the exploit panel: worst first")
+        table.add_column("strategy")
+        for column in EXPLOIT_COLUMNS:
+            table.add_column(column, justify="right", no_wrap=True)
+        for r in g.rows:
+            table.add_row(Text(r.strategy), str(r.games), Text(r.win.text()), Text(r.margin.text()))
+        console.print(table)
+    for g in groups:
+        _say(g.worst())
+
+
 def _say(text: str) -> None:
     # Plain text: a variant called "[b]" is no markup. Not wrapped by Rich: a sentence
     # stays one line to copy (the terminal wraps it for the eye).
@@ -285,13 +307,15 @@ def _say(text: str) -> None:
 def _print(summary: JsonDict) -> None:
     """The figures table, the verdicts (base rules, then each variant) and the ladder:
     every figure in the words of :mod:`~sudoku_arena.lab.display`, as in report.html."""
-    table = Table(title=f"{summary['plan']['game']}: 95% intervals in brackets")
-    table.add_column("figure")
-    for name in summary["variants"]:
-        table.add_column(Text(name), justify="right", no_wrap=True)
-    for row in variant_rows(summary["variants"]):
-        table.add_row(Text(row.label), *(Text(c.text()) for c in row.cells))
-    console.print(table)
+    if summary["plan"]["games"]:  # an exploit preset's run plays no balance games
+        table = Table(title=f"{summary['plan']['game']}: 95% intervals in brackets")
+        table.add_column("figure")
+        for name in summary["variants"]:
+            table.add_column(Text(name), justify="right", no_wrap=True)
+        for row in variant_rows(summary["variants"]):
+            table.add_row(Text(row.label), *(Text(c.text()) for c in row.cells))
+        console.print(table)
+    _print_exploit(summary.get("exploit"))
     if summary.get("base_verdicts"):
         _say("the base rules:")
         for sentence in summary["base_verdicts"].values():

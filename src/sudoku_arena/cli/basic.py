@@ -13,9 +13,11 @@ from rich.progress import Progress, TaskID
 from rich.table import Table
 from rich.text import Text
 
+from sudoku_arena.ai.agents import agent_names
+from sudoku_arena.ai.panel import panel_names
 from sudoku_arena.cli.app import app, console, fail, game_params, version_line
 from sudoku_arena.core.errors import ArenaError
-from sudoku_arena.core.registry import registered_games, spec_of
+from sudoku_arena.core.registry import load, registered_games, spec_of
 from sudoku_arena.core.types import GameSpec
 from sudoku_arena.testing import ConformanceError, ConformanceReport, Failure
 from sudoku_arena.testing.conformance import DEEP_PLIES
@@ -84,6 +86,18 @@ def _show_game(game_id: str) -> None:
     console.print(
         Text(
             f"Set options with --param NAME=VALUE; rules: sudoku-arena serve, then /rules/{spec.id}"
+        )
+    )
+    try:
+        game = load(spec.id, seed=0)
+    except ArenaError:  # defaults that cannot load: the options above say what to give
+        return
+    console.print()
+    console.print(Text(f"Bots: {', '.join(agent_names(game))}"))
+    console.print(
+        Text(
+            f"Exploit panel (scripted strategies, sudoku-arena analyze {spec.id} --preset "
+            f"exploit): {', '.join(panel_names(game))}"
         )
     )
 

@@ -61,9 +61,11 @@ class GameEntry(Generic[G]):
     for a terminal;
     ``button_words`` names in words the actions played by a button beside the board;
     ``legend`` says what the board's symbols mean (an icon as SVG, and words);
-    ``agents`` are the game's own bots by name (``"greedy"``); ``search_hints`` gives the
-    search its knowledge of the game (``None``: the search's defaults); ``figures`` the
-    positions its rules page shows (``None``: none).
+    ``agents`` are the game's own bots by name (``"greedy"``); ``panel`` its scripted
+    strategies for the exploit panel by bare name (``"centre"``, played as
+    ``panel:centre``; see ``sudoku_arena.ai.panel``), which are not offered as bots;
+    ``search_hints`` gives the search its knowledge of the game (``None``: the search's
+    defaults); ``figures`` the positions its rules page shows (``None``: none).
     """
 
     spec: GameSpec
@@ -74,6 +76,7 @@ class GameEntry(Generic[G]):
     button_words: ButtonWords | None = None
     legend: tuple[tuple[str, str], ...] = ()
     agents: Mapping[str, AgentFactory] = field(default_factory=dict)
+    panel: Mapping[str, AgentFactory] = field(default_factory=dict)
     search_hints: Callable[[G], SearchHints] | None = None
     figures: FigureSource | None = None
 

@@ -148,3 +148,66 @@ def ladder_rows(ladder: JsonDict | None) -> list[tuple[str, Shown]]:
     if ladder.get("luck_index"):
         rows.append(("luck index", shown(ladder["luck_index"], FRACTION)))
     return rows
+
+
+#: The exploit panel's score difference: the bot's score minus the others' mean.
+MARGIN = Unit()
+
+
+@dataclass(frozen=True, slots=True)
+class ExploitRow:
+    """One panel strategy against one bot: games, the bot's wins and its score
+    difference, each with its interval."""
+
+    strategy: str
+    games: int
+    win: Shown
+    margin: Shown
+
+
+@dataclass(frozen=True, slots=True)
+class ExploitGroup:
+    """One bot at one player count against the whole panel, rows worst first."""
+
+    level: str
+    players: int
+    #: ``win`` or ``margin``: the figure the rows are ranked by (:mod:`~sudoku_arena.lab.exploit`).
+    measure: str
+    rows: tuple[ExploitRow, ...]
+
+    def title(self) -> str:
+        """``normal, 2 players``."""
+        return f"{self.level}, {self.players} players"
+
+    def worst(self) -> str:
+        """The group's worst result in words (the terminal and the page print this)."""
+        played = [r for r in self.rows if r.games]
+        if not played:
+            return f"{self.title()}: no games yet"
+        r = played[0]
+        if self.measure == "margin":
+            figure = f"the bot's score difference is {r.margin.text()}"
+        else:
+            figure = f"the bot wins {r.win.text()}"
+        return f"{self.title()}: worst against {r.strategy}: {figure} in {r.games} games"
+
+
+#: The exploit table's columns after the strategy's name.
+EXPLOIT_COLUMNS = ("games", "bot wins", "score difference")
+
+
+def exploit_groups(exploit: JsonDict | None) -> list[ExploitGroup]:
+    """The exploit panel's tables (empty without an exploit section), one per bot and
+    player count, rows in the summary's order (worst first)."""
+    if not exploit:
+        return []
+    out = []
+    for g in exploit["groups"]:
+        rows = tuple(
+            ExploitRow(
+                r["strategy"], int(r["games"]), shown(r["win"], PERCENT), shown(r["margin"], MARGIN)
+            )
+            for r in g["rows"]
+        )
+        out.append(ExploitGroup(g["level"], int(g["players"]), exploit["measure"], rows))
+    return out

@@ -1,8 +1,12 @@
 """What a lab run plays: the plan, its variants, and the games as tournament jobs.
 
 A run has a *balance* section (``players``, one bot per seat, ``games`` games for every
-variant) and optionally a *ladder* section (a round robin between the ``ladder`` bots,
-two seats, ``ladder_games`` games per pair, base rules). Games come from
+variant), optionally a *ladder* section (a round robin between the ``ladder`` bots,
+two seats, ``ladder_games`` games per pair, base rules) and optionally an *exploit*
+section (``exploit``: line-ups of one bot per seat, the bot under test first and a
+panel strategy in every other seat, ``exploit_games`` games each, rounded up to whole
+blocks so that the bot sits in every seat equally often; base rules; see
+:mod:`sudoku_arena.lab.exploit`). Games come from
 :func:`sudoku_arena.ai.tournament.jobs`: blocks of one game per seating that share the
 board and the chance seed (duplicate play), seats rotated. Every variant uses the
 same seeds (common random numbers), so variant ``B``'s game ``i`` differs from the
@@ -15,6 +19,7 @@ run's records; a resumed run plays only the keys it lacks.
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -26,6 +31,7 @@ from sudoku_arena.core.types import JsonDict
 BASE = "base"
 BALANCE = "balance"
 LADDER = "ladder"
+EXPLOIT = "exploit"
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +82,8 @@ class Plan:
     variants: tuple[Variant, ...] = ()
     ladder: tuple[str, ...] = ()
     ladder_games: int = 0
+    exploit: tuple[tuple[str, ...], ...] = ()
+    exploit_games: int = 0
 
     def all_variants(self) -> tuple[Variant, ...]:
         """The base rules first, then the variants in the order given."""
@@ -114,10 +122,14 @@ class Plan:
         for a, b in itertools.combinations(self.ladder, 2):
             for j in jobs(self.game, (a, b), self.ladder_games, params=params, seed=self.seed):
                 out.append(LabJob(key_of(LADDER, BASE, (a, b), j.index), LADDER, BASE, j))
+        for lineup in self.exploit:
+            n = math.ceil(self.exploit_games / len(lineup)) * len(lineup)
+            for j in jobs(self.game, lineup, n, params=params, seed=self.seed):
+                out.append(LabJob(key_of(EXPLOIT, BASE, lineup, j.index), EXPLOIT, BASE, j))
         return out
 
     def to_json(self) -> JsonDict:
-        return {
+        out: JsonDict = {
             "game": self.game,
             "params": dict(self.params),
             "players": list(self.players),
@@ -127,6 +139,10 @@ class Plan:
             "ladder": list(self.ladder),
             "ladder_games": self.ladder_games,
         }
+        if self.exploit:  # only then: the run.json of a run without one stays as it was
+            out["exploit"] = [list(lineup) for lineup in self.exploit]
+            out["exploit_games"] = self.exploit_games
+        return out
 
     @staticmethod
     def from_json(data: JsonDict) -> Plan:
@@ -141,6 +157,8 @@ class Plan:
             ),
             ladder=tuple(str(p) for p in data.get("ladder", [])),
             ladder_games=int(data.get("ladder_games", 0)),
+            exploit=tuple(tuple(str(p) for p in lineup) for lineup in data.get("exploit", [])),
+            exploit_games=int(data.get("exploit_games", 0)),
         )
 
     def same_games(self, other: Plan) -> bool:
@@ -150,6 +168,7 @@ class Plan:
         for d in (a, b):
             d.pop("games")
             d.pop("ladder_games")
+            d.pop("exploit_games", None)
         return a == b
 
 

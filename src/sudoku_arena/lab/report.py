@@ -22,10 +22,12 @@ from matplotlib.figure import Figure
 
 from sudoku_arena.core.types import JsonDict
 from sudoku_arena.lab.display import (
+    EXPLOIT_COLUMNS,
     FRACTION,
     NOTES,
     PERCENT,
     Shown,
+    exploit_groups,
     ladder_rows,
     shown,
     variant_rows,
@@ -71,10 +73,15 @@ def _cell(figure: Shown) -> str:
 def command(plan: JsonDict) -> str:
     """The command line that plays this run's games again."""
     parts = ["sudoku-arena", "analyze", plan["game"], "--players", ",".join(plan["players"])]
+    if plan.get("exploit") and not plan["games"]:
+        # The exploit preset's run: its line-ups follow from the bots and player counts.
+        parts[3:3] = ["--preset", "exploit"]
+        parts += ["--games", str(plan["exploit_games"]), "--seed", str(plan["seed"])]
+        if "players" in plan["params"]:
+            parts += ["--param", f"players={plan['params']['players']}"]
+        return " ".join(parts + _param_options(plan))
     parts += ["--games", str(plan["games"]), "--seed", str(plan["seed"])]
-    for name, value in plan["params"].items():
-        if name != "players" and not (name == "grid" and len(str(value)) == 81):
-            parts += ["--param", f"{name}={value}"]
+    parts += _param_options(plan)
     for v in plan["variants"]:
         items = ",".join(f"{k}={val}" for k, val in v["params"].items())
         parts += ["--variant", f"{v['name']}:{items}"]
@@ -83,11 +90,20 @@ def command(plan: JsonDict) -> str:
     return " ".join(parts)
 
 
+def _param_options(plan: JsonDict) -> list[str]:
+    parts = []
+    for name, value in plan["params"].items():
+        if name != "players" and not (name == "grid" and len(str(value)) == 81):
+            parts += ["--param", f"{name}={value}"]
+    return parts
+
+
 def render(summary: JsonDict) -> str:
     """The report page of ``summary``."""
     plan = summary["plan"]
     esc = html.escape
-    title = f"Balance of {plan['game']}"
+    balance = bool(plan["games"])  # an exploit preset's run plays no balance games
+    title = f"{'Balance' if balance else 'Exploitability'} of {plan['game']}"
     parts = [
         "<!doctype html><html lang='en'><head><meta charset='utf-8'>",
         f"<title>{esc(title)}</title><style>{STYLE}</style></head><body>",
@@ -97,7 +113,9 @@ def render(summary: JsonDict) -> str:
         "Wilson for rates, bootstrap for the rest. Reproduce with:</p>",
         f"<p><code>{esc(command(plan))}</code></p>",
     ]
-    parts += _variant_table(summary["variants"])
+    if balance:
+        parts += _variant_table(summary["variants"])
+    parts += _exploit(summary.get("exploit"))
     parts += _base_verdicts(summary.get("base_verdicts", {}))
     parts += _comparisons(summary.get("comparisons", []))
     parts += _plots(summary)
@@ -127,6 +145,38 @@ def _variant_table(variants: dict[str, JsonDict]) -> list[str]:
         "</tbody></table>",
         *(["<ul class='notes'>", *notes, "</ul>"] if notes else []),
     ]
+
+
+def _exploit(exploit: JsonDict | None) -> list[str]:
+    """Each bot against the exploit panel: its worst result, then a row per
+    strategy, worst first."""
+    groups = exploit_groups(exploit)
+    if not exploit or not groups:
+        return []
+    ranked = "score difference" if exploit["measure"] == "margin" else "win rate"
+    out = [
+        "<h2>Against the exploit panel</h2>",
+        f"<p>Each bot against every scripted strategy of the game's panel "
+        f"(<code>panel:NAME</code>; the bot in one seat, the strategy in the others, seats "
+        f"rotated on shared boards), ranked by the bot's {ranked}, worst first. The bot's "
+        "score difference is its score minus the others' mean.</p>",
+        "<ul>",
+        *(f"<li class='worst'>{html.escape(g.worst())}</li>" for g in groups),
+        "</ul>",
+    ]
+    head = "".join(f"<th>{html.escape(c)}</th>" for c in EXPLOIT_COLUMNS)
+    for g in groups:
+        out += [
+            f"<h3>{html.escape(g.title())}</h3>",
+            f"<table><thead><tr><th>strategy</th>{head}</tr></thead><tbody>",
+            *(
+                f"<tr><td>{html.escape(r.strategy)}</td><td>{r.games}</td>"
+                f"<td>{_cell(r.win)}</td><td>{_cell(r.margin)}</td></tr>"
+                for r in g.rows
+            ),
+            "</tbody></table>",
+        ]
+    return out
 
 
 def _base_verdicts(verdicts: dict[str, str]) -> list[str]:

@@ -64,6 +64,7 @@ def open_run(folder: Path, plan: Plan) -> Plan:
                 **plan.to_json(),
                 "games": max(plan.games, old.games),
                 "ladder_games": max(plan.ladder_games, old.ladder_games),
+                "exploit_games": max(plan.exploit_games, old.exploit_games),
             }
         )
     write_atomic(folder / PLAN, json.dumps(stored.to_json(), indent=1) + "\n")
@@ -76,6 +77,8 @@ def _describe(plan: Plan) -> str:
         text += ", variants " + " ".join(v.name for v in plan.variants)
     if plan.ladder:
         text += ", ladder " + ",".join(plan.ladder)
+    if plan.exploit:
+        text += f", exploit panel ({len(plan.exploit)} line-ups)"
     return text
 
 

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from sudoku_arena.core.types import JsonDict
+from sudoku_arena.lab.exploit import exploit_summary
 from sudoku_arena.lab.ladder import ladder_summary
 from sudoku_arena.lab.metrics import balance
 from sudoku_arena.lab.plan import BALANCE, BASE, LADDER, Plan
@@ -31,7 +32,8 @@ def ordered(plan: Plan, lines: Sequence[JsonDict]) -> list[JsonDict]:
 
 def summarise(plan: Plan, lines: Sequence[JsonDict], reference: JsonDict | None = None) -> JsonDict:
     """Every figure of the run (see :mod:`~sudoku_arena.lab.metrics`,
-    :mod:`~sudoku_arena.lab.ladder`, :mod:`~sudoku_arena.lab.variants`), and under
+    :mod:`~sudoku_arena.lab.ladder`, :mod:`~sudoku_arena.lab.variants`,
+    :mod:`~sudoku_arena.lab.exploit`), and under
     ``base_verdicts`` the base rules' balance in words (see
     :func:`~sudoku_arena.lab.verdicts.base_verdicts`)."""
     lines = ordered(plan, lines)
@@ -54,6 +56,8 @@ def summarise(plan: Plan, lines: Sequence[JsonDict], reference: JsonDict | None 
         out["comparisons"] = compare(plan, by_variant)
     if plan.ladder:
         out["ladder"] = ladder_summary(plan, ladder, reference)
+    if plan.exploit:
+        out["exploit"] = exploit_summary(plan, lines)
     out["base_verdicts"] = base_verdicts(variants[BASE], out.get("ladder"))
     seconds = sum(float(line["lab"]["seconds"]) for line in lines)
     out["throughput"] = {

@@ -6,6 +6,7 @@ from sudoku_arena.core.entry import GameEntry
 from sudoku_arena.games.citadel.agents import AGENTS
 from sudoku_arena.games.citadel.figures import figures
 from sudoku_arena.games.citadel.game import Citadel
+from sudoku_arena.games.citadel.panel import PANEL
 from sudoku_arena.games.citadel.render import (
     LEGEND,
     button_words,
@@ -24,6 +25,7 @@ ENTRY: GameEntry[Citadel] = GameEntry(
     render_panel=render_panel,
     button_words=button_words,
     agents=AGENTS,
+    panel=PANEL,
     search_hints=search_hints,
     figures=figures,
 )

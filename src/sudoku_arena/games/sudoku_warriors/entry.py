@@ -6,6 +6,7 @@ from sudoku_arena.core.entry import GameEntry
 from sudoku_arena.games.sudoku_warriors.agents import AGENTS
 from sudoku_arena.games.sudoku_warriors.figures import figures
 from sudoku_arena.games.sudoku_warriors.game import SudokuWarriors
+from sudoku_arena.games.sudoku_warriors.panel import PANEL
 from sudoku_arena.games.sudoku_warriors.render import (
     LEGEND,
     button_words,
@@ -24,6 +25,7 @@ ENTRY: GameEntry[SudokuWarriors] = GameEntry(
     render_panel=render_panel,
     button_words=button_words,
     agents=AGENTS,
+    panel=PANEL,
     search_hints=search_hints,
     figures=figures,
 )

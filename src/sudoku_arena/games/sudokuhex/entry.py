@@ -6,6 +6,7 @@ from sudoku_arena.core.entry import GameEntry
 from sudoku_arena.games.sudokuhex.agents import AGENTS
 from sudoku_arena.games.sudokuhex.figures import figures
 from sudoku_arena.games.sudokuhex.game import SuDokuHex
+from sudoku_arena.games.sudokuhex.panel import PANEL
 from sudoku_arena.games.sudokuhex.render import LEGEND, render_panel, render_svg, render_text
 from sudoku_arena.games.sudokuhex.search import search_hints
 
@@ -17,6 +18,7 @@ ENTRY: GameEntry[SuDokuHex] = GameEntry(
     legend=LEGEND,
     render_panel=render_panel,
     agents=AGENTS,
+    panel=PANEL,
     search_hints=search_hints,
     figures=figures,
 )

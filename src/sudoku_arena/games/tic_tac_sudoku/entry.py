@@ -6,6 +6,7 @@ from sudoku_arena.core.entry import GameEntry
 from sudoku_arena.games.tic_tac_sudoku.agents import AGENTS
 from sudoku_arena.games.tic_tac_sudoku.figures import figures
 from sudoku_arena.games.tic_tac_sudoku.game import TicTacSudoku
+from sudoku_arena.games.tic_tac_sudoku.panel import PANEL
 from sudoku_arena.games.tic_tac_sudoku.render import LEGEND, render_panel, render_svg, render_text
 from sudoku_arena.games.tic_tac_sudoku.search import search_hints
 
@@ -17,6 +18,7 @@ ENTRY: GameEntry[TicTacSudoku] = GameEntry(
     legend=LEGEND,
     render_panel=render_panel,
     agents=AGENTS,
+    panel=PANEL,
     search_hints=search_hints,
     figures=figures,
 )
