@@ -28,6 +28,7 @@ Usage (``FOLDER`` holds ``strength.json`` and gets ``strength.md``; the project'
     python scripts/strength_table.py [--games 200] [--only GAME ...] [--rows hard-greedy]
     python scripts/strength_table.py --verify 3 [--only GAME ...]
     python scripts/strength_table.py --sprt 0,50 --games 400 --only GAME --rows hard-greedy
+    python scripts/strength_table.py --exploit-from DIR   # an analyze --preset exploit run
 """
 
 from __future__ import annotations
@@ -57,7 +58,7 @@ from sudoku_arena.ai.tournament import (
     run_games,
     summarise,
 )
-from sudoku_arena.core.errors import UnknownGameError
+from sudoku_arena.core.errors import ArenaError, UnknownGameError
 from sudoku_arena.core.registry import entry_of, load, registered_games
 from sudoku_arena.core.types import GameSpec, JsonDict
 from sudoku_arena.lab.sprt import (
@@ -69,6 +70,8 @@ from sudoku_arena.lab.sprt import (
     game_score,
     parse_elo_bounds,
 )
+from sudoku_arena.lab.strength_exploit import merge as merge_exploit
+from sudoku_arena.lab.strength_exploit import section as exploit_section
 
 JSON_NAME = "strength.json"
 MD_NAME = "strength.md"
@@ -258,6 +261,20 @@ def save_row(folder: Path, store: JsonDict, game_id: str, key: str) -> None:
             for k, entry in rows.items():
                 if (gid, k) != (game_id, key):
                     mine[k] = entry
+
+
+def add_exploit_runs(folder: Path, runs: Sequence[Path]) -> list[str]:
+    """Copy the exploit runs in ``runs`` into the store in ``folder`` (under its lock,
+    like :func:`save_row`); return what was written, ``GAME LEVEL/Np`` each."""
+    written: list[str] = []
+    with open((folder / JSON_NAME).with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        on_disk = load_store(folder)
+        for run_folder in runs:
+            game_id, keys = merge_exploit(on_disk, run_folder)
+            written += [f"{game_id} {k}" for k in keys]
+        save_store(folder, on_disk)
+    return written
 
 
 def save_store(folder: Path, store: JsonDict) -> None:
@@ -460,6 +477,7 @@ def render(store: JsonDict) -> str:
         data = store["games"].get(spec.id)
         if not data:
             lines += [f"## {spec.name}", "", "Not measured yet.", ""]
+            lines += exploit_section(store, spec.id)
             continue
         lines += [f"## {spec.name}", ""]
         # Rows played by an earlier search or budget stay in the table, marked, until
@@ -505,6 +523,7 @@ def render(store: JsonDict) -> str:
                 )
             lines.append("")
         lines += _timings(spec.id, data)
+        lines += exploit_section(store, spec.id)
         if stale:
             lines += [
                 f"Rows marked{_STALE} were played before the last change to the code "
@@ -611,6 +630,15 @@ def main(argv: list[str] | None = None, folder: Path = Path("docs")) -> int:
     ap.add_argument("--rows", action="append", help="row key, e.g. hard-greedy (repeatable)")
     ap.add_argument("--workers", type=int, help="worker processes (default: every core)")
     ap.add_argument("--render", action="store_true", help="only rewrite strength.md")
+    ap.add_argument(
+        "--exploit-from",
+        action="append",
+        type=Path,
+        default=[],
+        metavar="DIR",
+        help="add the exploit run in DIR (analyze GAME --preset exploit --out DIR) to the "
+        "table, then render it (repeatable; plays nothing)",
+    )
     ap.add_argument("--keep-stale", action="store_true", help="keep rows of older searches")
     ap.add_argument("--param", action="append", default=[], help="NAME=VALUE for --only game")
     ap.add_argument(
@@ -629,6 +657,14 @@ def main(argv: list[str] | None = None, folder: Path = Path("docs")) -> int:
         "against ELO1 (such as 0,50), --games the cap",
     )
     args = ap.parse_args(argv)
+    if args.exploit_from:
+        try:
+            for line in add_exploit_runs(folder, args.exploit_from):
+                print(f"exploit: {line}")
+        except ArenaError as exc:
+            print(exc, file=sys.stderr)
+            return 2
+        args.render = True
     try:
         md = build(
             folder,
