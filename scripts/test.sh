@@ -8,7 +8,7 @@ python3 -m venv .venv
 # pip's notes about this machine's optional local package folders are noise here.
 quiet() { "$@" 2>&1 | { grep -v "^WARNING: Location" || true; }; return "${PIPESTATUS[0]}"; }
 quiet .venv/bin/python -m pip install -q --upgrade pip
-quiet .venv/bin/python -m pip install -q -e '.[dev,print,rl,openspiel]'
+quiet .venv/bin/python -m pip install -q -e '.[dev,print,rl,openspiel,train]'
 # axe-core for the accessibility audit (from npm; without npm that test skips, in CI fails).
 if command -v npm >/dev/null 2>&1; then
   npm ci --prefix tests/axe --silent --no-audit --no-fund 2>&1 | { grep -v "Unknown user config" || true; }

@@ -14,7 +14,8 @@ import sudoku_arena.cli.play
 import sudoku_arena.cli.printing
 import sudoku_arena.cli.records
 import sudoku_arena.cli.serve
-import sudoku_arena.cli.tournament  # noqa: F401
+import sudoku_arena.cli.tournament
+import sudoku_arena.cli.train  # noqa: F401
 from sudoku_arena.cli.app import app, err_console
 
 

@@ -1,0 +1,195 @@
+"""``train``: a learned evaluation by self-play (games, then a value network, then weights).
+
+See :mod:`sudoku_arena.learn`: the run folder records the data (``data/``), the
+settings, seed and code version (``run.json``), the checkpoints (``train/``) and the
+weights (``value.npz``). Running the same command again resumes; other settings are
+refused. PyTorch is needed here only (``pip install -e '.[train]'``), never to play.
+"""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from sudoku_arena.cli.analyze import SpeedColumn
+from sudoku_arena.cli.app import app, console, fail
+from sudoku_arena.core.errors import ArenaError
+from sudoku_arena.core.registry import load
+from sudoku_arena.learn.backends import BACKENDS
+from sudoku_arena.learn.run import Settings, check_torch, note_session, open_run
+
+if TYPE_CHECKING:
+    from sudoku_arena.learn.checkpoint import Epoch
+    from sudoku_arena.learn.shards import Shard
+
+_COLUMNS = (
+    TextColumn("[progress.description]{task.description}"),
+    BarColumn(),
+    MofNCompleteColumn(),
+    TimeElapsedColumn(),
+)
+
+
+def _command(game: str, out: Path, settings: Settings) -> str:
+    """The command that makes this run (the options its results depend on)."""
+    words = ["sudoku-arena", "train", game, "--out", str(out)]
+    words += ["--games", str(settings.games), "--sims", str(settings.sims)]
+    words += ["--epochs", str(settings.epochs), "--seed", str(settings.seed)]
+    return shlex.join(words)
+
+
+@app.command()
+def train(
+    game: Annotated[
+        str, typer.Argument(help="game id (games with value features: tic-tac-sudoku)")
+    ],
+    out: Annotated[
+        Path | None, typer.Option(help="run folder, resumable (default: train-GAME)")
+    ] = None,
+    games: Annotated[int, typer.Option(min=1, help="self-play games")] = 2000,
+    sims: Annotated[int, typer.Option(min=1, help="search simulations per self-play move")] = 300,
+    epochs: Annotated[int, typer.Option(min=1, help="training epochs (raise it to train on)")] = 20,
+    seed: Annotated[int, typer.Option(help="seed of the run: games, split and weights")] = 0,
+    workers: Annotated[
+        int | None, typer.Option(min=1, help="self-play processes (default: every core)")
+    ] = None,
+    backend: Annotated[str, typer.Option(help="local or ray")] = "local",
+    address: Annotated[
+        str | None, typer.Option(help="address of a running Ray cluster (with --backend ray)")
+    ] = None,
+) -> None:
+    """Learn an evaluation for GAME by self-play: play games with the search, train a
+    value network on them (PyTorch, CPU), export weights the search plays with
+    (learned:normal@DIR/value.npz). Run again with the same --out to resume."""
+    if backend not in BACKENDS:
+        fail(f"--backend {backend!r}: allowed: {', '.join(BACKENDS)}")
+    if address is not None and backend != "ray":
+        fail("--address names a Ray cluster: give it with --backend ray")
+    from sudoku_arena.learn.selfplay import check_game  # NumPy: only when training
+
+    folder = out if out is not None else Path(f"train-{game}")
+    settings = Settings(game=game, games=games, sims=sims, seed=seed, epochs=epochs)
+    try:
+        check_game(load(game, seed=seed))
+        check_torch()
+        notes = open_run(folder, settings, _command(game, folder, settings))
+    except ArenaError as exc:
+        fail(str(exc))
+    for note in notes:
+        _say(f"note: {note}")
+    _selfplay(folder, settings, workers, backend, address)
+    _train(folder, settings)
+
+
+def _selfplay(
+    folder: Path, settings: Settings, workers: int | None, backend: str, address: str | None
+) -> None:
+    from sudoku_arena.learn.selfplay import generate
+
+    with Progress(
+        *_COLUMNS[:3], SpeedColumn(), *_COLUMNS[3:], console=console, transient=True
+    ) as bar:
+        task = bar.add_task("self-play", total=settings.games)
+
+        def start(kept: int, todo: int) -> None:
+            if kept:
+                _say(f"{kept} games kept from before; {todo} to play")
+            bar.update(task, completed=0, total=todo)
+
+        def shard(s: Shard) -> None:
+            bar.advance(task, s.games)
+
+        try:
+            result = generate(
+                folder,
+                settings,
+                workers=workers,
+                backend=backend,
+                address=address,
+                on_start=start,
+                on_shard=shard,
+            )
+        except ArenaError as exc:
+            fail(str(exc))
+    if result.interrupted:
+        _say(
+            f"interrupted: {result.kept + result.made} shards kept in {folder}; "
+            "run the same command again to resume"
+        )
+        raise typer.Exit(130)
+    if result.games:
+        rate = result.games / result.seconds if result.seconds > 0 else 0.0
+        _say(
+            f"self-play: {result.games} games, {result.positions} positions in "
+            f"{result.seconds:.1f} s ({rate:.2f} games/s)"
+        )
+        note_session(
+            folder,
+            games=result.games,
+            positions=result.positions,
+            selfplay_seconds=round(result.seconds, 2),
+        )
+
+
+def _train(folder: Path, settings: Settings) -> None:
+    from sudoku_arena.learn.train import train  # PyTorch: only now
+
+    with Progress(
+        *_COLUMNS, TextColumn("{task.fields[loss]}"), console=console, transient=True
+    ) as bar:
+        task = bar.add_task("training", total=settings.epochs, loss="")
+
+        def start(done: int, todo: int) -> None:
+            if done:
+                _say(f"{done} epochs trained before; {todo} to train")
+            bar.update(task, completed=done)
+
+        def epoch(figures: Epoch) -> None:
+            bar.update(task, advance=1, loss=_losses(figures))
+            _say(f"epoch {figures['epoch']}: {_losses(figures)}")
+
+        try:
+            result = train(folder, settings, on_start=start, on_epoch=epoch)
+        except KeyboardInterrupt:
+            _say(
+                f"interrupted: the last epoch's checkpoint is kept in {folder}; "
+                "run the same command again to resume"
+            )
+            raise typer.Exit(130) from None
+        except ArenaError as exc:
+            fail(str(exc))
+    best = result.history[result.best_epoch]
+    _say(
+        f"trained on {result.positions - result.validation_positions} positions, validated on "
+        f"{result.validation_positions}; exported epoch {result.best_epoch}: {_losses(best)}"
+    )
+    if result.baseline is not None:
+        _say(f"the hand-written evaluation on the same positions: {_val(result.baseline)}")
+    if result.trained:
+        note_session(
+            folder,
+            epochs=result.trained,
+            train_seconds=round(result.seconds, 2),
+            exported_epoch=result.best_epoch,
+        )
+    _say(f"weights: {result.weights}")
+    players = shlex.quote(f"learned:normal@{result.weights},normal")
+    _say(f"play with them: sudoku-arena tournament {settings.game} --players {players} --games 20")
+
+
+def _losses(figures: Epoch) -> str:
+    text = f"train loss {figures['train']:.4f}"
+    return text if figures["val"] is None else f"{text}, {_val(figures)}"
+
+
+def _val(figures: Epoch) -> str:
+    return f"validation loss {figures['val']:.4f} (winner right {figures['val_accuracy']:.1%})"
+
+
+def _say(text: str) -> None:
+    # One line to copy: not wrapped by Rich (the terminal wraps it for the eye).
+    console.print(text, markup=False, highlight=False, soft_wrap=True)

@@ -1,0 +1,212 @@
+"""Games by self-play with the search, recorded as training data (see :mod:`.shards`).
+
+Each game is played by the search (:class:`~sudoku_arena.ai.mcts.MCTS` with the game's
+hints, ``sims`` simulations per move) in every seat. For variety the first
+``random_plies`` plies are uniformly random and the next ones, up to
+``sampled_plies``, are drawn in proportion to the search's visits; later moves are the
+search's best. Every position with a seat to move is recorded: its value features from
+that seat's view, the search's value of it and the hand-written evaluation's (both
+for that seat, to compare and to mix into the target) and, once the game is over,
+that seat's return. The search runs in every position, also where the move is drawn
+at random, so each has a value (and the random generator's course does not depend on
+which plies are random).
+
+Game ``g`` of a run depends only on the run's seed and ``g`` (its board and every
+random choice come from ``random.Random(f"{seed}/{g}")``), so shards are the same
+whatever the backend, the number of workers or the order in which they finish.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import os
+import random
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from sudoku_arena.ai.features import FeatureSet, NoFeaturesError, features_for
+from sudoku_arena.ai.hints import hints_for
+from sudoku_arena.ai.mcts import MCTS, Budget
+from sudoku_arena.core.errors import WorkerDiedError
+from sudoku_arena.core.match import sample_outcome
+from sudoku_arena.core.protocol import AnyGame
+from sudoku_arena.core.registry import load
+from sudoku_arena.learn.backends import BACKENDS, run_jobs
+from sudoku_arena.learn.run import LearnError, Settings
+from sudoku_arena.learn.shards import Shard, missing, write_shard
+
+NAN = math.nan
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """One self-play game: for each recorded position its features, mover, ply, the
+    search's value for the mover (NaN where it did not search) and the hand-written
+    evaluation's (NaN for a game without one); the returns at the end; the plies."""
+
+    features: list[list[float]]
+    movers: list[int]
+    plies_at: list[int]
+    searched: list[float]
+    handwritten: list[float]
+    returns: tuple[float, ...]
+    plies: int
+
+
+def check_game(game: AnyGame) -> FeatureSet:
+    """The game's features, if self-play can record it; else :class:`LearnError`."""
+    spec = game.spec
+    if spec.hidden_information or spec.simultaneous:
+        raise LearnError(
+            f"{spec.id}: self-play training handles games where every seat sees everything "
+            "and one seat moves at a time, for now"
+        )
+    try:
+        return features_for(game)
+    except NoFeaturesError as exc:
+        raise LearnError(str(exc)) from None
+
+
+def play_game(settings: Settings, index: int) -> GameRecord:
+    """Play game ``index`` of the run (see the module docstring)."""
+    rng = random.Random(f"{settings.seed}/{index}")
+    game = load(settings.game, seed=rng.getrandbits(32))
+    features = check_game(game)
+    hints = hints_for(game)
+    search = MCTS(game, hints=hints, rng=random.Random(rng.getrandbits(64)))
+    budget = Budget(settings.sims)
+    s = game.initial_state()
+    out = GameRecord([], [], [], [], [], (), 0)
+    ply = 0
+    while True:
+        tm = game.to_move(s)
+        if tm.is_terminal:
+            break
+        if tm.is_chance:
+            s = game.apply(s, sample_outcome(game.chance_outcomes(s), rng), None)
+            continue
+        p = tm.players[0]
+        out.features.append(features.values(game, s))
+        out.movers.append(p)
+        out.plies_at.append(ply)
+        out.handwritten.append(NAN if hints.evaluate is None else hints.evaluate(game, s)[p])
+        result = search.search(s, p, budget)
+        # The root's best mean return (none when there was only one legal action).
+        out.searched.append(result.stats[0][2] if result.simulations else NAN)
+        a = result.action
+        if ply < settings.random_plies:
+            a = rng.choice(list(game.legal_actions(s, p)))
+        elif ply < settings.sampled_plies and result.simulations:
+            visits = [max(n, 0) for _, n, _ in result.stats]
+            a = rng.choices([x for x, _, _ in result.stats], weights=visits)[0]
+        s = game.apply(s, a, p)
+        ply += 1
+    return dataclasses.replace(out, returns=tuple(game.returns(s)), plies=ply)
+
+
+def play_shard(job: tuple[Settings, int]) -> Shard:
+    """Play the games of shard ``index`` and return it (a worker's job)."""
+    settings, index = job
+    first = index * settings.shard_games
+    last = min(first + settings.shard_games, settings.games)
+    rows: dict[str, list[float]] = {k: [] for k in ("y", "game", "ply", "mover", "q", "base")}
+    x: list[list[float]] = []
+    plies: list[int] = []
+    winner: list[int] = []
+    for g in range(first, last):
+        record = play_game(settings, g)
+        x += record.features
+        rows["y"] += [record.returns[p] for p in record.movers]
+        rows["game"] += [g] * len(record.movers)
+        rows["ply"] += record.plies_at
+        rows["mover"] += record.movers
+        rows["q"] += record.searched
+        rows["base"] += record.handwritten
+        plies.append(record.plies)
+        best = max(record.returns)
+        winners = [i for i, r in enumerate(record.returns) if r == best]
+        winner.append(winners[0] if len(winners) == 1 else -1)
+    width = len(x[0]) if x else 0
+    return Shard(
+        index,
+        np.array(x, dtype=np.float32).reshape(len(x), width),
+        np.array(rows["y"], dtype=np.float32),
+        np.array(rows["game"], dtype=np.int32),
+        np.array(rows["ply"], dtype=np.int32),
+        np.array(rows["mover"], dtype=np.int8),
+        np.array(rows["q"], dtype=np.float32),
+        np.array(rows["base"], dtype=np.float32),
+        np.array(plies, dtype=np.int32),
+        np.array(winner, dtype=np.int8),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class SelfPlayResult:
+    """What :func:`generate` did: shards kept from before, made now, games and positions
+    made now, seconds, and whether Ctrl-C stopped it."""
+
+    kept: int
+    made: int
+    games: int
+    positions: int
+    seconds: float
+    interrupted: bool
+
+
+def generate(
+    folder: Path,
+    settings: Settings,
+    *,
+    workers: int | None = None,
+    backend: str = "local",
+    address: str | None = None,
+    on_start: Callable[[int, int], None] | None = None,
+    on_shard: Callable[[Shard], None] | None = None,
+) -> SelfPlayResult:
+    """Make the shards of ``settings`` that ``folder`` lacks, each written as it ends.
+
+    ``on_start(games_kept, games_to_play)`` is called first, ``on_shard(shard)`` after
+    each shard is written. Ctrl-C keeps the finished shards (the result says so)."""
+    if backend not in BACKENDS:
+        raise LearnError(f"--backend {backend!r}: allowed: {', '.join(BACKENDS)}")
+    todo = missing(folder, settings.shards)
+    kept = settings.shards - len(todo)
+    games_todo = sum(_games_in(settings, i) for i in todo)
+    if on_start is not None:
+        on_start(settings.games - games_todo, games_todo)
+    t0 = time.perf_counter()
+    made = games = positions = 0
+    jobs = [(settings, i) for i in todo]
+    shards: Iterator[Shard] = run_jobs(
+        play_shard, jobs, workers or os.cpu_count() or 1, backend, address
+    )
+    try:
+        for shard in shards:
+            write_shard(folder, shard)
+            made += 1
+            games += shard.games
+            positions += shard.positions
+            if on_shard is not None:
+                on_shard(shard)
+    except KeyboardInterrupt:
+        return SelfPlayResult(kept, made, games, positions, time.perf_counter() - t0, True)
+    except WorkerDiedError as exc:
+        raise LearnError(
+            f"{exc}: {kept + made} shards kept in {folder}; run again to make the rest"
+        ) from None
+    finally:
+        close = getattr(shards, "close", None)
+        if close is not None:
+            close()
+    return SelfPlayResult(kept, made, games, positions, time.perf_counter() - t0, False)
+
+
+def _games_in(settings: Settings, index: int) -> int:
+    first = index * settings.shard_games
+    return min(first + settings.shard_games, settings.games) - first

@@ -1,0 +1,97 @@
+"""``sudoku-arena train``: a tiny run end to end, resumed, refused with other settings;
+reproducible from its seed; bad input and a missing PyTorch said in one line."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from sudoku_arena.ai.value import load_weights
+from sudoku_arena.cli.main import app
+from sudoku_arena.learn.run import Settings, open_run
+from sudoku_arena.learn.selfplay import generate
+from sudoku_arena.learn.shards import read_shard
+
+
+def train_cli(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(app, ["train", *args], env={"COLUMNS": "200"})
+    return result.exit_code, result.output
+
+
+def test_a_tiny_run_then_resumes_and_refuses_other_settings(tmp_path: Path) -> None:
+    pytest.importorskip("torch")
+    out = tmp_path / "run"
+    tiny = ["tic-tac-sudoku", "--out", str(out), "--games", "4", "--sims", "20"]
+    code, output = train_cli(*tiny, "--epochs", "2", "--workers", "1")
+    assert code == 0, output
+    assert "self-play: 4 games" in output and "epoch 2: train loss" in output
+    assert "the hand-written evaluation on the same positions: validation loss" in output
+    assert f"weights: {out / 'value.npz'}" in output
+    assert f"--players learned:normal@{out / 'value.npz'},normal" in output
+    run = json.loads((out / "run.json").read_text())
+    assert run["settings"]["seed"] == 0 and run["code"]["sources"]
+    assert run["sessions"][0]["command"].startswith("sudoku-arena train tic-tac-sudoku")
+    assert run["sessions"][0]["games"] == 4 and run["sessions"][0]["epochs"] == 2
+    net = load_weights(out / "value.npz")
+    assert net.meta["settings"] == run["settings"] and len(net.meta["history"]) == 3
+    files = {p: p.read_bytes() for p in out.rglob("*") if p.is_file() and p.name != "run.json"}
+
+    code, output = train_cli(*tiny, "--epochs", "2")
+    assert code == 0, output
+    assert "4 games kept from before; 0 to play" in output
+    assert "2 epochs trained before; 0 to train" in output and "epoch 1:" not in output
+    assert {p: p.read_bytes() for p in files} == files  # nothing played or trained anew
+
+    code, output = train_cli("tic-tac-sudoku", "--out", str(out), "--games", "4", "--sims", "30")
+    assert code == 2
+    assert "holds a run with other settings: sims 20 (now 30)" in output
+    assert {p: p.read_bytes() for p in files} == files
+
+
+def test_the_same_seed_gives_the_same_data_and_weights(tmp_path: Path) -> None:
+    torch = pytest.importorskip("torch")
+    from sudoku_arena.learn.train import train
+
+    settings = Settings(game="tic-tac-sudoku", games=4, sims=12, seed=9, epochs=2, shard_games=2)
+    weights = []
+    for name, workers in (("a", 1), ("b", 2)):  # in this process, then in two workers
+        open_run(tmp_path / name, settings, "test")
+        generate(tmp_path / name, settings, workers=workers)
+        weights.append(load_weights(train(tmp_path / name, settings).weights))
+    for i in range(settings.shards):
+        shard = f"data/shard-{i:04d}.npz"
+        assert (tmp_path / "a" / shard).read_bytes() == (tmp_path / "b" / shard).read_bytes()
+    for a, b in zip(weights[0].weights, weights[1].weights, strict=True):
+        assert np.array_equal(a, b)
+    other = Settings(game="tic-tac-sudoku", games=4, sims=12, seed=10, epochs=2, shard_games=2)
+    open_run(tmp_path / "c", other, "test")
+    generate(tmp_path / "c", other, workers=1)
+    assert not np.array_equal(read_shard(tmp_path / "a", 0).x, read_shard(tmp_path / "c", 0).x)
+    assert torch.get_num_threads() >= 1  # training gave the threads back
+
+
+def test_bad_input_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    out = ["--out", str(tmp_path / "x")]
+    code, output = train_cli("citadel", *out)
+    assert code == 2 and "citadel has no value features" in output
+    code, output = train_cli("tic-tac-sudoku", *out, "--backend", "slurm")
+    assert code == 2 and "allowed: local, ray" in output
+    code, output = train_cli("nope", *out)
+    assert code == 2 and "no game called 'nope'" in output
+    if importlib.util.find_spec("torch") is not None:  # the folder is looked at after
+        (tmp_path / "full").mkdir()
+        (tmp_path / "full" / "notes.txt").write_text("mine")
+        code, output = train_cli("tic-tac-sudoku", "--out", str(tmp_path / "full"))
+        assert code == 2 and "not empty and holds no run" in output
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "torch" else real(name, *a)
+    )
+    code, output = train_cli("tic-tac-sudoku", *out)
+    assert code == 2 and "training needs PyTorch: pip install -e '.[train]'" in output
+    assert not (tmp_path / "x").exists()
