@@ -25,7 +25,14 @@ from sudoku_arena.cli.app import app, console, fail, game_params, load_game, par
 from sudoku_arena.core.errors import ArenaError
 from sudoku_arena.core.registry import load
 from sudoku_arena.core.types import JsonDict
-from sudoku_arena.lab.display import EXPLOIT_COLUMNS, exploit_groups, ladder_rows, variant_rows
+from sudoku_arena.lab.display import (
+    exploit_cells,
+    exploit_columns,
+    exploit_groups,
+    ladder_rows,
+    variant_rows,
+)
+from sudoku_arena.lab.exploit import exploit_plan
 from sudoku_arena.lab.plan import Plan, parse_variant
 from sudoku_arena.lab.presets import PRESETS, STRENGTH, preset_plan
 from sudoku_arena.lab.runner import BACKENDS, run
@@ -148,6 +155,15 @@ def analyze(
     report: Annotated[
         Path | None, typer.Option(help="only re-render the report of this run folder")
     ] = None,
+    exploiter: Annotated[
+        bool,
+        typer.Option(
+            "--exploiter",
+            help="with --preset exploit: also each bot against the approximate best "
+            "response (a search at 10x its budget that asks the bot its replies; two "
+            "players, games without chance; slow)",
+        ),
+    ] = False,
 ) -> None:
     """Measure a game's balance: seat advantage, draws, length, luck and skill, variants.
 
@@ -165,6 +181,8 @@ def analyze(
             fail("--report re-renders a stored run: give no game with it")
         _render(report, ref)
         return
+    if exploiter and preset != "exploit":
+        fail("--exploiter belongs to --preset exploit: add --preset exploit")
     if preset == STRENGTH:
         _strength(out, games, game, workers)
         return
@@ -174,6 +192,10 @@ def analyze(
         try:
             bots = parse_players(players) if players else None
             plan = preset_plan(preset, games, seed, game, bots=bots, params=game_params(param))
+            if exploiter:  # the same plan with the approximate best response's line-ups
+                plan = exploit_plan(
+                    plan.game, plan.players, games, seed, plan.params, exploiter=True
+                )
         except ArenaError as exc:
             fail(str(exc))
     elif game is None:
@@ -286,16 +308,21 @@ def _print_exploit(exploit: JsonDict | None) -> None:
     """Each bot against the exploit panel: a table per bot and player count, worst
     first, then each one's worst result in a sentence (as in report.html)."""
     groups = exploit_groups(exploit)
+    columns = exploit_columns(groups)
     for g in groups:
         table = Table(title=f"{g.title()} against the exploit panel: worst first")
-        table.add_column("strategy")
-        for column in EXPLOIT_COLUMNS:
+        table.add_column("strategy", min_width=13)  # a panel name whole on 80 columns
+        for column in columns:
             table.add_column(column, justify="right", no_wrap=True)
         for r in g.rows:
-            table.add_row(Text(r.strategy), str(r.games), Text(r.win.text()), Text(r.margin.text()))
+            table.add_row(Text(r.strategy), *(Text(c.text()) for c in exploit_cells(r, columns)))
         console.print(table)
     for g in groups:
         _say(g.worst())
+    for g in groups:
+        sentence = g.best_response()
+        if sentence is not None:
+            _say(sentence)
 
 
 def _say(text: str) -> None:

@@ -17,6 +17,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from sudoku_arena.core.types import JsonDict
+from sudoku_arena.lab.best_response import EXPLOITER
+from sudoku_arena.lab.best_response import label as strategy_label
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,13 +158,15 @@ MARGIN = Unit()
 
 @dataclass(frozen=True, slots=True)
 class ExploitRow:
-    """One panel strategy against one bot: games, the bot's wins and its score
-    difference, each with its interval."""
+    """One panel strategy against one bot: games, the bot's wins, its opponents' wins
+    and its score difference, each with its interval. ``strategy`` is the name a
+    report shows (the approximate best response by its description)."""
 
     strategy: str
     games: int
     win: Shown
     margin: Shown
+    opponent: Shown = Shown(MISSING)
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,9 +195,46 @@ class ExploitGroup:
             figure = f"the bot wins {r.win.text()}"
         return f"{self.title()}: worst against {r.strategy}: {figure} in {r.games} games"
 
+    def best_response(self) -> str | None:
+        """How the approximate best response did against the bot, in words (``None``
+        when the run did not play it)."""
+        for r in self.rows:
+            if r.strategy == strategy_label(EXPLOITER):
+                if not r.games:
+                    return f"{self.title()}: the {r.strategy}: no games yet"
+                return (
+                    f"{self.title()}: the {r.strategy} wins {r.opponent.text()} in {r.games} games"
+                )
+        return None
+
 
 #: The exploit table's columns after the strategy's name.
 EXPLOIT_COLUMNS = ("games", "bot wins", "score difference")
+#: The column a run with the approximate best response adds: the bot's opponents' wins
+#: (on the exploiter's row, the exploiter's win rate).
+OPPONENT_COLUMN = "opponent wins"
+
+
+def exploit_columns(groups: Sequence[ExploitGroup]) -> tuple[str, ...]:
+    """The exploit tables' columns after the strategy's name: :data:`EXPLOIT_COLUMNS`,
+    with :data:`OPPONENT_COLUMN` after the bot's wins when a group has the approximate
+    best response."""
+    if any(g.best_response() is not None for g in groups):
+        games, win, margin = EXPLOIT_COLUMNS
+        return (games, win, OPPONENT_COLUMN, margin)
+    return EXPLOIT_COLUMNS
+
+
+def exploit_cells(row: ExploitRow, columns: Sequence[str]) -> tuple[Shown, ...]:
+    """``row``'s figures in the order of ``columns`` (see :func:`exploit_columns`)."""
+    games, win, margin = EXPLOIT_COLUMNS
+    by_column = {
+        games: Shown(str(row.games)),
+        win: row.win,
+        OPPONENT_COLUMN: row.opponent,
+        margin: row.margin,
+    }
+    return tuple(by_column[c] for c in columns)
 
 
 def exploit_groups(exploit: JsonDict | None) -> list[ExploitGroup]:
@@ -205,7 +246,11 @@ def exploit_groups(exploit: JsonDict | None) -> list[ExploitGroup]:
     for g in exploit["groups"]:
         rows = tuple(
             ExploitRow(
-                r["strategy"], int(r["games"]), shown(r["win"], PERCENT), shown(r["margin"], MARGIN)
+                strategy_label(r["strategy"]),
+                int(r["games"]),
+                shown(r["win"], PERCENT),
+                shown(r["margin"], MARGIN),
+                shown(r.get("opponent_win"), PERCENT),  # not in runs summarised before it was
             )
             for r in g["rows"]
         )

@@ -21,12 +21,14 @@ import matplotlib.pyplot as plt
 from matplotlib.figure import Figure
 
 from sudoku_arena.core.types import JsonDict
+from sudoku_arena.lab.best_response import EXPLOITER
 from sudoku_arena.lab.display import (
-    EXPLOIT_COLUMNS,
     FRACTION,
     NOTES,
     PERCENT,
     Shown,
+    exploit_cells,
+    exploit_columns,
     exploit_groups,
     ladder_rows,
     shown,
@@ -79,6 +81,8 @@ def command(plan: JsonDict) -> str:
         parts += ["--games", str(plan["exploit_games"]), "--seed", str(plan["seed"])]
         if "players" in plan["params"]:
             parts += ["--param", f"players={plan['params']['players']}"]
+        if any(EXPLOITER in lineup for lineup in plan["exploit"]):
+            parts.append("--exploiter")
         return " ".join(parts + _param_options(plan))
     parts += ["--games", str(plan["games"]), "--seed", str(plan["seed"])]
     parts += _param_options(plan)
@@ -154,24 +158,35 @@ def _exploit(exploit: JsonDict | None) -> list[str]:
     if not exploit or not groups:
         return []
     ranked = "score difference" if exploit["measure"] == "margin" else "win rate"
+    responses = [s for s in (g.best_response() for g in groups) if s is not None]
     out = [
         "<h2>Against the exploit panel</h2>",
         f"<p>Each bot against every scripted strategy of the game's panel "
         f"(<code>panel:NAME</code>; the bot in one seat, the strategy in the others, seats "
         f"rotated on shared boards), ranked by the bot's {ranked}, worst first. The bot's "
-        "score difference is its score minus the others' mean.</p>",
+        "score difference is its score minus the others' mean."
+        + (
+            " The approximate best response is a search at ten times the bot's budget "
+            "that asks the bot, rebuilt for every move, what it will answer to each "
+            "move it considers (docs/bots.md).</p>"
+            if responses
+            else "</p>"
+        ),
         "<ul>",
         *(f"<li class='worst'>{html.escape(g.worst())}</li>" for g in groups),
+        *(f"<li class='best-response'>{html.escape(s)}</li>" for s in responses),
         "</ul>",
     ]
-    head = "".join(f"<th>{html.escape(c)}</th>" for c in EXPLOIT_COLUMNS)
+    columns = exploit_columns(groups)
+    head = "".join(f"<th>{html.escape(c)}</th>" for c in columns)
     for g in groups:
         out += [
             f"<h3>{html.escape(g.title())}</h3>",
             f"<table><thead><tr><th>strategy</th>{head}</tr></thead><tbody>",
             *(
-                f"<tr><td>{html.escape(r.strategy)}</td><td>{r.games}</td>"
-                f"<td>{_cell(r.win)}</td><td>{_cell(r.margin)}</td></tr>"
+                f"<tr><td>{html.escape(r.strategy)}</td>"
+                + "".join(f"<td>{_cell(c)}</td>" for c in exploit_cells(r, columns))
+                + "</tr>"
                 for r in g.rows
             ),
             "</tbody></table>",

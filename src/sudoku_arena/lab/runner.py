@@ -3,11 +3,12 @@
 :func:`play` plays one :class:`~sudoku_arena.lab.plan.LabJob` through the match runner
 (:class:`~sudoku_arena.core.match.Match`, bots seeded from the match as in
 :func:`sudoku_arena.ai.tournament.play_game`, so a job gives the same game here as in a
-tournament) and returns its line. :func:`run` plays what a run's folder lacks and
-appends each line as soon as its game ends; an interruption (Ctrl-C) keeps every
-finished game and running again resumes. Results do not depend on the backend, the
-number of workers or the order in which games finish: each game depends only on its
-job.
+tournament; a line-up with the exploit panel's ``exploiter`` is seated by
+:mod:`~sudoku_arena.lab.best_response`) and returns its line. :func:`run` plays what a
+run's folder lacks and appends each line as soon as its game ends; an interruption
+(Ctrl-C) keeps every finished game and running again resumes. Results do not depend
+on the backend, the number of workers or the order in which games finish: each game
+depends only on its job.
 """
 
 from __future__ import annotations
@@ -20,11 +21,11 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from sudoku_arena.ai.agents import make_agent
 from sudoku_arena.core.errors import WorkerDiedError
 from sudoku_arena.core.match import Match
 from sudoku_arena.core.registry import load
 from sudoku_arena.core.workers import unordered
+from sudoku_arena.lab.best_response import seat_agents
 from sudoku_arena.lab.plan import LabJob, Plan
 from sudoku_arena.lab.store import LabError, appender, open_run, read_lines, repair
 from sudoku_arena.lab.trace import trace_of
@@ -40,7 +41,7 @@ def play(lab: LabJob) -> str:
     game = load(job.game_id, seed=job.seed, **{**dict(job.params), "players": k})
     names = [job.players[a] for a in job.seats]
     match = Match(game, seed=job.seed, players=names)
-    agents = [make_agent(names[s], game, seed=match.bot_seed(s)) for s in range(k)]
+    agents = seat_agents(names, game, match)
     match.run(agents)
     data = match.record().to_json()
     data["lab"] = {
