@@ -134,3 +134,15 @@ def test_weights_shipped_in_the_package_are_found(
     monkeypatch.setattr(value_module, "files", lambda package: tmp_path)
     bot = make_agent("learned:hard", sudoku_arena.load(GAME), seed=0)
     assert not bot.fallback and bot.source == "the weights shipped with the game"
+
+
+def test_learned_is_offered_only_where_weights_ship(monkeypatch: pytest.MonkeyPatch) -> None:
+    from sudoku_arena.ai import agent_names, make_agent
+    from sudoku_arena.ai import agents as agents_module
+    from sudoku_arena.core.registry import load
+
+    game = load("tic-tac-sudoku", seed=1)
+    assert "learned" not in agent_names(game)  # no weights shipped yet: not offered
+    assert make_agent("learned:20", game, seed=1) is not None  # still made by name
+    monkeypatch.setitem(agents_module._LISTED, "learned", lambda g: True)
+    assert "learned" in agent_names(game)

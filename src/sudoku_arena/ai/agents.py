@@ -14,7 +14,7 @@ argument after a colon (``mcts:500``); factories receive it as ``arg``.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from sudoku_arena.ai.hints import LEVELS
 from sudoku_arena.ai.mcts import MCTSAgent, level_factory
@@ -45,9 +45,19 @@ _GENERIC: dict[str, AgentFactory] = {
 }
 
 
-def register_agent(name: str, factory: AgentFactory) -> None:
-    """Make ``name`` available for every game (search agents register here)."""
+#: Generic agents listed only for the games where the predicate holds (all can be made).
+_LISTED: dict[str, Callable[[AnyGame], bool]] = {}
+
+
+def register_agent(
+    name: str, factory: AgentFactory, listed: Callable[[AnyGame], bool] | None = None
+) -> None:
+    """Make ``name`` available for every game (search agents register here). With
+    ``listed``, :func:`agent_names` (the bots people are offered) names it only for the
+    games where ``listed(game)`` holds; ``make_agent`` makes it for any game."""
     _GENERIC[name] = factory
+    if listed is not None:
+        _LISTED[name] = listed
 
 
 def _own_agents(game: AnyGame) -> Mapping[str, AgentFactory]:
@@ -59,8 +69,9 @@ def _own_agents(game: AnyGame) -> Mapping[str, AgentFactory]:
 
 
 def agent_names(game: AnyGame) -> list[str]:
-    """The agent names usable with ``game``."""
-    return sorted(set(_GENERIC) | set(_own_agents(game)))
+    """The agent names offered for ``game`` (see :func:`register_agent`'s ``listed``)."""
+    generic = {n for n in _GENERIC if n not in _LISTED or _LISTED[n](game)}
+    return sorted(generic | set(_own_agents(game)))
 
 
 def make_agent(spec: str, game: AnyGame, *, seed: int | None = None) -> Agent:

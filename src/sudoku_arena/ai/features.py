@@ -41,6 +41,10 @@ class FeatureSet:
     symmetries: tuple[tuple[int, ...], ...]
 
 
+#: The file name of a game's shipped weights, in the package beside its features.
+PACKAGE_FILE = "value.npz"
+
+
 def features_module(rules: object) -> str:
     """The module where the game whose rules class (or game object) is ``rules`` keeps
     its features: ``features`` next to the module that defines it."""

@@ -22,10 +22,16 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+from importlib.resources import files
 from pathlib import Path
 
 from sudoku_arena.ai.agents import register_agent
-from sudoku_arena.ai.features import NoFeaturesError, features_for
+from sudoku_arena.ai.features import (
+    PACKAGE_FILE,
+    NoFeaturesError,
+    features_for,
+    features_module,
+)
 from sudoku_arena.ai.hints import hints_for
 from sudoku_arena.ai.mcts import MCTS, MCTSAgent, parse_budget
 from sudoku_arena.core.errors import ArenaError
@@ -122,4 +128,15 @@ class LearnedAgent(MCTSAgent):
         return super().act(game, state, player)
 
 
-register_agent(NAME, LearnedAgent)
+def ships_weights(game: AnyGame) -> bool:
+    """Whether ``game``'s package holds learned weights (without loading them): only
+    then is ``learned`` offered to players, since without weights it plays as the
+    plain search, slower."""
+    package = features_module(game).rpartition(".")[0]
+    try:
+        return (files(package) / PACKAGE_FILE).is_file()
+    except (ModuleNotFoundError, TypeError):
+        return False
+
+
+register_agent(NAME, LearnedAgent, listed=ships_weights)

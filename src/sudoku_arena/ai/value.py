@@ -30,7 +30,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from sudoku_arena.ai.features import FeatureSet, features_module
+from sudoku_arena.ai.features import PACKAGE_FILE, FeatureSet, features_module
 from sudoku_arena.core.errors import ArenaError
 from sudoku_arena.core.protocol import AnyGame
 from sudoku_arena.core.search import EvaluateFn
@@ -38,8 +38,6 @@ from sudoku_arena.core.types import JsonDict
 
 #: The name of the weights format (kept in ``meta``); another format is refused.
 FORMAT = "sudoku-arena-value/1"
-#: The file name of a game's shipped weights, in its package.
-PACKAGE_FILE = "value.npz"
 #: A fixed time stamp for the archive's members, so equal arrays give equal files.
 _EPOCH = (1980, 1, 1, 0, 0, 0)
 

@@ -15,12 +15,17 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
+
+from sudoku_arena.core.protocol import AnyGame
 
 A = TypeVar("A")
 
-#: Anything keys compare by: a number or a tuple of numbers.
-Key = Any
+
+class Key(Protocol):
+    """What keys compare by: a number or a tuple of numbers (anything with ``<``)."""
+
+    def __lt__(self, other: Any, /) -> bool: ...
 
 
 class Scripted:
@@ -30,15 +35,16 @@ class Scripted:
 
     name = "panel"
 
-    def __init__(self, game: Any = None, seed: int | None = None) -> None:
+    def __init__(self, game: object = None, seed: int | None = None) -> None:
         self._rng = random.Random(seed)
 
-    def act(self, game: Any, state: Any, player: int) -> Any:
+    def act(self, game: AnyGame, state: object, player: int) -> object:
         legal = list(game.legal_actions(state, player))
         if len(legal) == 1:
             return legal[0]
         return self.choose(game, state, player, legal)
 
+    # Any here, so that each game's strategies take its own rules, state and actions.
     def choose(self, game: Any, state: Any, player: int, legal: list[Any]) -> Any:
         """The action for ``player`` among ``legal`` (two or more)."""
         raise NotImplementedError
