@@ -3,9 +3,11 @@
 In a fresh clone of the repository (``git clone`` of HEAD into a temporary folder):
 
 1. runs the README's first command (``python3 -m venv .venv && ... sudoku-arena serve``)
-   and waits for HTTP 200 from ``/``; fails if the command printed nothing for more than
-   ``--silence`` seconds at a stretch before that (a newcomer must see it working), or
-   if no page came within ``--limit`` seconds. Says how long it took.
+   with an empty build cache, as on a newcomer's machine, and waits for HTTP 200 from
+   ``/``; fails if the command printed nothing for more than ``--silence`` seconds at a
+   stretch before that (a newcomer must see it working), if no page came within
+   ``--limit`` seconds, or if the install fell back to pure Python although a C compiler
+   works. Says how long it took.
 2. stops the server and installs each extra (``print``, ``rl``, ``openspiel``) as the
    README says, with the C compiler made unavailable (``CC=false`` and compilers on
    ``PATH`` that fail and leave a mark): the compiled engines must come from the build
@@ -101,7 +103,21 @@ class Watched:
         return "\n".join(self.lines[-n:])
 
 
-def first_command(repo: Path, silence: float, limit: float) -> bool:
+def compiled(repo: Path, env: dict[str, str] | None = None) -> str:
+    """What ``sudoku-arena version`` says of the build in ``repo``'s virtualenv."""
+    return subprocess.run(
+        [".venv/bin/sudoku-arena", "version"], cwd=repo, env=env, capture_output=True, text=True
+    ).stdout.strip()
+
+
+def compiler_works() -> bool:
+    try:
+        return subprocess.run(["cc", "--version"], capture_output=True).returncode == 0
+    except OSError:
+        return False
+
+
+def first_command(repo: Path, silence: float, limit: float, env: dict[str, str]) -> bool:
     found = FIRST.search((repo / "README.md").read_text())
     if found is None:
         say("README.md has no 'python3 -m venv .venv && ... sudoku-arena serve' command")
@@ -109,7 +125,7 @@ def first_command(repo: Path, silence: float, limit: float) -> bool:
     port = free_port()
     command = f"{found.group(1)} --port {port}"
     say(command)
-    run = Watched(command, repo)
+    run = Watched(command, repo, env)
     try:
         while run.elapsed() < limit:
             if serves(port):
@@ -117,6 +133,12 @@ def first_command(repo: Path, silence: float, limit: float) -> bool:
                     f"the README's first command serves the home page (HTTP 200) after "
                     f"{run.elapsed():.0f} s; longest silence {run.longest:.1f} s"
                 )
+                build = compiled(repo, env)
+                if compiler_works() and "compiled with mypyc" not in build:
+                    say(f"a C compiler works but the install did not compile: {build}")
+                    say("(pip install -v -e . shows why)")
+                    return False
+                say(f"build: {build}")
                 return True
             if run.silence() > silence:
                 say(f"the first command printed nothing for over {silence:.0f} s:\n{run.tail()}")
@@ -131,8 +153,8 @@ def first_command(repo: Path, silence: float, limit: float) -> bool:
         run.stop()
 
 
-def no_compiler(folder: Path) -> dict[str, str]:
-    """An environment in which every C compiler fails and writes to ``folder/called``."""
+def no_compiler(folder: Path, env: dict[str, str]) -> dict[str, str]:
+    """``env`` where every C compiler fails and writes to ``folder/called``."""
     bin_dir = folder / "bin"
     bin_dir.mkdir()
     for name in ("cc", "gcc", "c++", "g++", "x86_64-linux-gnu-gcc", "clang"):
@@ -140,12 +162,12 @@ def no_compiler(folder: Path) -> dict[str, str]:
         mark = shlex.quote(str(folder / "called"))
         fake.write_text(f'#!/bin/sh\necho "$0 $*" >> {mark}\nexit 1\n')
         fake.chmod(0o755)
-    return {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}", "CC": "false"}
+    return {**env, "PATH": f"{bin_dir}:{env['PATH']}", "CC": "false"}
 
 
-def extras(repo: Path, silence: float) -> bool:
+def extras(repo: Path, env: dict[str, str]) -> bool:
     with tempfile.TemporaryDirectory() as tmp:
-        env = no_compiler(Path(tmp))
+        env = no_compiler(Path(tmp), env)
         for extra in EXTRAS:
             run = Watched(f".venv/bin/pip install -e '.[{extra}]'", repo, env)
             code = run.proc.wait()
@@ -153,9 +175,7 @@ def extras(repo: Path, silence: float) -> bool:
             if code != 0:
                 say(f"installing the {extra} extra failed:\n{run.tail()}")
                 return False
-            build = subprocess.run(
-                [".venv/bin/sudoku-arena", "version"], cwd=repo, capture_output=True, text=True
-            ).stdout.strip()
+            build = compiled(repo, env)
             called = Path(tmp, "called")
             if called.exists():
                 say(f"installing the {extra} extra called a compiler:\n{called.read_text()}")
@@ -179,9 +199,12 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         repo = Path(tmp, "repo")
         subprocess.run(["git", "clone", "-q", str(ROOT), str(repo)], check=True)
-        if not first_command(repo, args.silence, args.limit):
+        # A build cache of its own, empty: the first command compiles as on a new machine
+        # and the extras then find its build there.
+        env = {**os.environ, "SUDOKU_ARENA_BUILD_CACHE": str(Path(tmp, "build-cache"))}
+        if not first_command(repo, args.silence, args.limit, env):
             return 1
-        if not args.no_extras and not extras(repo, args.silence):
+        if not args.no_extras and not extras(repo, env):
             return 1
     return 0
 

@@ -24,6 +24,13 @@ fi
 echo "Services: PostgreSQL ${ARENA_TEST_PG:-127.0.0.1:5432}, Redis ${ARENA_TEST_REDIS:-127.0.0.1:6379}," \
   "chromium ${SUDOKU_ARENA_CHROMIUM:-/usr/bin/chromium} (tests needing one skip when it is absent)"
 echo "Compiled path: $(.venv/bin/sudoku-arena version)"
+# Where a C compiler works the install must have compiled: a build that fell back to pure
+# Python would run the "compiled" pass on pure code and hide it.
+if [ "${SUDOKU_ARENA_PURE:-}" != "1" ] && command -v cc >/dev/null 2>&1 \
+  && ! .venv/bin/sudoku-arena version | grep -q "compiled with mypyc"; then
+  echo "the install did not compile although a C compiler is present; see pip install -v -e ." >&2
+  exit 1
+fi
 .venv/bin/python -m pytest -n 2 -rs --durations=10 "$@"
 echo "Pure path: $(SUDOKU_ARENA_PURE=1 .venv/bin/sudoku-arena version)"
 SUDOKU_ARENA_PURE=1 .venv/bin/python -m pytest -n 2 -rs --durations=10 "$@"
