@@ -11,6 +11,7 @@ workers with :func:`exit_with_parent`.
 
 from __future__ import annotations
 
+import logging
 import multiprocessing
 import os
 import signal
@@ -93,3 +94,53 @@ def unordered(fn: Callable[[J], R], jobs: Iterable[J], workers: int) -> Iterator
                 for process in list(getattr(pool, "_processes", {}).values()):
                     process.terminate()
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def ray_unordered(
+    fn: Callable[[J], R],
+    jobs: Iterable[J],
+    workers: int,
+    address: str | None,
+    missing: Callable[[str], Exception],
+) -> Iterator[R]:
+    """``fn`` of every job as a Ray task, each result as it finishes: on a local Ray
+    instance of its own with ``workers`` CPUs, or on the cluster at ``address``; at most
+    two tasks per worker wait at a time. Closing the iterator early cancels the tasks
+    still running (and stops the instance it started). Ray is imported here, only when
+    asked for; without it ``missing(message)`` is raised."""
+    try:
+        import ray
+    except ImportError:
+        raise missing(
+            "--backend ray needs Ray: pip install 'sudoku-arena[ray]' (or use --backend local)"
+        ) from None
+    started = not ray.is_initialized()
+    if started:
+        if address:
+            ray.init(address=address, logging_level=logging.ERROR, log_to_driver=False)
+        else:
+            # "local", not None: with no address Ray joins any instance it finds running
+            # on the machine (another user's, or a stale one), and the jobs would wait on
+            # workers that never come.
+            ray.init(
+                address="local",
+                num_cpus=workers,
+                include_dashboard=False,
+                logging_level=logging.ERROR,
+                log_to_driver=False,
+            )
+    remote = ray.remote(fn)
+    waiting = list(jobs)[::-1]
+    running: list[ray.ObjectRef[R]] = []
+    try:
+        while waiting or running:
+            while waiting and len(running) < 2 * workers:
+                running.append(remote.remote(waiting.pop()))
+            done, running = ray.wait(running, num_returns=1)
+            for ref in done:
+                yield ray.get(ref)
+    finally:
+        for ref in running:
+            ray.cancel(ref, force=True)
+        if started:
+            ray.shutdown()

@@ -14,7 +14,6 @@ depends only on its job.
 from __future__ import annotations
 
 import json
-import logging
 import os
 import time
 from collections.abc import Callable, Iterator
@@ -24,7 +23,7 @@ from pathlib import Path
 from sudoku_arena.core.errors import WorkerDiedError
 from sudoku_arena.core.match import Match
 from sudoku_arena.core.registry import load
-from sudoku_arena.core.workers import unordered
+from sudoku_arena.core.workers import ray_unordered, unordered
 from sudoku_arena.lab.best_response import seat_agents
 from sudoku_arena.lab.plan import LabJob, Plan
 from sudoku_arena.lab.store import LabError, appender, open_run, read_lines, repair
@@ -133,41 +132,5 @@ def _local(todo: list[LabJob], workers: int) -> Iterator[str]:
 
 
 def _ray(todo: list[LabJob], workers: int, address: str | None) -> Iterator[str]:
-    """The games played as Ray tasks (a local Ray instance unless ``address`` names a
-    cluster); at most two tasks per worker wait at a time."""
-    try:
-        import ray
-    except ImportError:
-        raise LabError(
-            "--backend ray needs Ray: pip install 'sudoku-arena[ray]' (or use --backend local)"
-        ) from None
-    started = not ray.is_initialized()
-    if started:
-        if address:
-            ray.init(address=address, logging_level=logging.ERROR, log_to_driver=False)
-        else:
-            # "local", not None: with no address Ray joins any instance it finds
-            # running on the machine (another user's, or a stale one), and the games
-            # would wait on workers that never come.
-            ray.init(
-                address="local",
-                num_cpus=workers,
-                include_dashboard=False,
-                logging_level=logging.ERROR,
-                log_to_driver=False,
-            )
-    remote = ray.remote(play)
-    waiting = todo[::-1]
-    running: list[ray.ObjectRef[str]] = []
-    try:
-        while waiting or running:
-            while waiting and len(running) < 2 * workers:
-                running.append(remote.remote(waiting.pop()))
-            done, running = ray.wait(running, num_returns=1)
-            for ref in done:
-                yield ray.get(ref)
-    finally:
-        for ref in running:
-            ray.cancel(ref, force=True)
-        if started:
-            ray.shutdown()
+    """The games played as Ray tasks (see :func:`~sudoku_arena.core.workers.ray_unordered`)."""
+    return ray_unordered(play, todo, workers, address, LabError)

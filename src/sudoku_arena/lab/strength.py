@@ -34,11 +34,9 @@ Usage (``FOLDER`` holds ``strength.json`` and gets ``strength.md``; the project'
 from __future__ import annotations
 
 import argparse
-import ast
 import datetime
 import fcntl
 import hashlib
-import importlib.util
 import inspect
 import json
 import math
@@ -60,6 +58,7 @@ from sudoku_arena.ai.tournament import (
 )
 from sudoku_arena.core.errors import ArenaError, UnknownGameError
 from sudoku_arena.core.registry import entry_of, load, registered_games
+from sudoku_arena.core.sources import modules_reached, source_of
 from sudoku_arena.core.types import GameSpec, JsonDict
 from sudoku_arena.lab.sprt import (
     CONTINUE,
@@ -150,48 +149,13 @@ def knowledge_modules(rules_module: str, roots: Sequence[str]) -> list[str]:
     change that keeps every move the same is shown by :func:`verify_row` instead."""
     package = rules_module.rsplit(".", 1)[0]
     inside = (package + ".", _SEARCH_PACKAGE + ".", _SEARCH_PACKAGE)
-    todo = [*roots, _SEARCH_PACKAGE]
-    found: set[str] = set()
-    while todo:
-        name = todo.pop()
-        if name in found or not name.startswith(inside):
-            continue
-        found.add(name)
-        todo += _imports_of(name)
-    return sorted(found)
-
-
-def _imports_of(module: str) -> list[str]:
-    """The modules ``module``'s source imports (``from pkg import mod`` counts ``mod``)."""
-    tree = ast.parse(_source_of(module))
-    out: list[str] = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            out += [a.name for a in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            out.append(node.module)
-            for a in node.names:
-                sub = f"{node.module}.{a.name}"
-                if _is_module(sub):
-                    out.append(sub)
-    return out
-
-
-def _is_module(name: str) -> bool:
-    try:
-        return importlib.util.find_spec(name) is not None
-    except ModuleNotFoundError:
-        return False
+    return modules_reached([*roots, _SEARCH_PACKAGE], inside)
 
 
 def _source_of(module: str) -> str:
-    """The text of ``module``'s ``.py`` file (``__init__.py`` for a package), also when
-    the compiled module runs (then ``inspect`` has no source): the compiled and the pure
-    build share one fingerprint."""
-    spec = importlib.util.find_spec(module)
-    assert spec is not None and spec.origin is not None, module
-    origin = Path(spec.origin)
-    return origin.with_name(origin.name.split(".", 1)[0] + ".py").read_text(encoding="utf-8")
+    text = source_of(module)
+    assert text is not None, module
+    return text
 
 
 def verify_row(game_id: str, entry: JsonDict, sample: int) -> list[str]:

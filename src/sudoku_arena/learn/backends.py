@@ -9,11 +9,10 @@ the order they finish; callers must not depend on it.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable, Iterator, Sequence
 from typing import TypeVar
 
-from sudoku_arena.core.workers import unordered
+from sudoku_arena.core.workers import ray_unordered, unordered
 from sudoku_arena.learn.run import LearnError
 
 BACKENDS = ("local", "ray")
@@ -39,38 +38,4 @@ def _local(fn: Callable[[J], R], jobs: Sequence[J], workers: int) -> Iterator[R]
 
 
 def _ray(fn: Callable[[J], R], jobs: Sequence[J], workers: int, address: str | None) -> Iterator[R]:
-    try:
-        import ray
-    except ImportError:
-        raise LearnError(
-            "--backend ray needs Ray: pip install 'sudoku-arena[ray]' (or use --backend local)"
-        ) from None
-    started = not ray.is_initialized()
-    if started:
-        if address:
-            ray.init(address=address, logging_level=logging.ERROR, log_to_driver=False)
-        else:
-            # "local": with no address Ray would join any instance running on the
-            # machine (another user's, or a stale one).
-            ray.init(
-                address="local",
-                num_cpus=workers,
-                include_dashboard=False,
-                logging_level=logging.ERROR,
-                log_to_driver=False,
-            )
-    remote = ray.remote(fn)
-    waiting = list(jobs)[::-1]
-    running: list[ray.ObjectRef[R]] = []
-    try:
-        while waiting or running:
-            while waiting and len(running) < 2 * workers:
-                running.append(remote.remote(waiting.pop()))
-            done, running = ray.wait(running, num_returns=1)
-            for ref in done:
-                yield ray.get(ref)
-    finally:
-        for ref in running:
-            ray.cancel(ref, force=True)
-        if started:
-            ray.shutdown()
+    return ray_unordered(fn, jobs, workers, address, LearnError)

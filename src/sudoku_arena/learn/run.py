@@ -12,7 +12,6 @@ speed must not throw data away), so the sessions say which code made what.
 
 from __future__ import annotations
 
-import ast
 import datetime
 import hashlib
 import importlib.metadata
@@ -25,6 +24,7 @@ from pathlib import Path
 from sudoku_arena.ai.features import features_module
 from sudoku_arena.core.errors import ArenaError
 from sudoku_arena.core.registry import entry
+from sudoku_arena.core.sources import modules_reached, source_of
 from sudoku_arena.core.types import JsonDict
 
 FORMAT = "sudoku-arena-train/1"
@@ -92,47 +92,15 @@ def code_version(game_id: str) -> JsonDict:
     if search is not None:
         roots.append(search.__module__)
     inside = (package + ".", "sudoku_arena.ai.mcts", "sudoku_arena.ai.", "sudoku_arena.learn.")
-    found: set[str] = set()
-    todo = list(roots)
-    while todo:
-        name = todo.pop()
-        if name in found or not name.startswith(inside) or _source(name) is None:
-            continue
-        found.add(name)
-        todo += _imports_of(name)
+    found = modules_reached(roots, inside)
     h = hashlib.sha256()
-    for name in sorted(found):
-        h.update(f"{name}\0{_source(name)}\0".encode())
+    for name in found:
+        h.update(f"{name}\0{source_of(name)}\0".encode())
     try:
         version = importlib.metadata.version("sudoku-arena")
     except importlib.metadata.PackageNotFoundError:
         version = "unknown"
     return {"package": version, "sources": h.hexdigest()[:16], "modules": len(found)}
-
-
-def _source(module: str) -> str | None:
-    """The text of ``module``'s ``.py`` file, also when its compiled build runs."""
-    try:
-        spec = importlib.util.find_spec(module)
-    except (ImportError, ValueError):
-        return None
-    if spec is None or spec.origin is None:
-        return None
-    origin = Path(spec.origin)
-    path = origin.with_name(origin.name.split(".", 1)[0] + ".py")
-    return path.read_text(encoding="utf-8") if path.is_file() else None
-
-
-def _imports_of(module: str) -> list[str]:
-    tree = ast.parse(_source(module) or "")
-    out: list[str] = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            out += [a.name for a in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            out.append(node.module)
-            out += [f"{node.module}.{a.name}" for a in node.names]
-    return out
 
 
 def _differences(old: Settings, new: Settings) -> list[str]:
