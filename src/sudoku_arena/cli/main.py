@@ -16,7 +16,7 @@ import sudoku_arena.cli.records
 import sudoku_arena.cli.serve
 import sudoku_arena.cli.tournament
 import sudoku_arena.cli.train  # noqa: F401
-from sudoku_arena.cli.app import app, err_console
+from sudoku_arena.cli.app import app, console, err_console, version_line
 
 
 def main() -> None:
@@ -24,10 +24,20 @@ def main() -> None:
 
     A command line that does not parse (an unknown option, a value of the wrong kind)
     is one line on stderr, like every other refusal, instead of a framed usage box.
+    ``--version`` works after any command too (``sudoku-arena play --version``), and the
+    bare command shows the help.
     """
+    args = sys.argv[1:]
+    if "--version" in args[: args.index("--") if "--" in args else len(args)]:
+        console.print(version_line())
+        sys.exit(0)
     try:
         code = app(standalone_mode=False)
     except typer.TyperException as exc:  # a usage error from the command-line parser
+        # The bare command (or group): its help is already shown, nothing is wrong. By
+        # name: the parser's class lives in a module private to Typer.
+        if type(exc).__name__ == "NoArgsIsHelpError":
+            sys.exit(0)
         ctx = getattr(exc, "ctx", None)
         hint = f" (see '{ctx.command_path} -h')" if ctx is not None else ""
         err_console.print(

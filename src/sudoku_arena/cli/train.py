@@ -62,8 +62,10 @@ def train(
         str | None, typer.Option(help="address of a running Ray cluster (with --backend ray)")
     ] = None,
 ) -> None:
-    """Learn an evaluation for GAME by self-play: play games with the search, train a
-    value network on them (PyTorch, CPU), export weights the search plays with
+    """Learn an evaluation by self-play: games with the search, a value network, weights.
+
+    Plays GAME by self-play with the search, trains a value network on the games
+    (PyTorch, CPU) and exports weights the search plays with
     (learned:normal@DIR/value.npz). Run again with the same --out to resume."""
     if backend not in BACKENDS:
         fail(f"--backend {backend!r}: allowed: {', '.join(BACKENDS)}")

@@ -15,8 +15,11 @@ from fractions import Fraction
 ECHO_LIMIT = 40
 
 _SEAT_RE = re.compile(r"\bseat (\d+)\b")
-_LONG = ECHO_LIMIT + 1
-_QUOTED_RE = re.compile(rf"'([^']{{{_LONG},}})'|\"([^\"]{{{_LONG},}})\"")
+#: A quoted stretch: a quote that no letter or digit precedes opens it ("player's" opens
+#: nothing), one that none follows closes it. Every pair is consumed in turn, so the
+#: closing quote of one echo never opens the next (the text between two quotations is
+#: not itself a quotation).
+_QUOTED_RE = re.compile(r"(?<!\w)'([^']*)'(?!\w)|(?<!\w)\"([^\"]*)\"(?!\w)")
 
 
 def seat_name(names: Sequence[str], seat: int) -> str:
@@ -40,8 +43,9 @@ def clip_quotes(message: str) -> str:
     """An engine's message with every long quoted echo of input cut short."""
 
     def cut(m: re.Match[str]) -> str:
-        quote = "'" if m.group(1) is not None else '"'
-        return quote + clip(m.group(1) or m.group(2)) + quote
+        single = m.group(1) is not None
+        quote = "'" if single else '"'
+        return quote + clip(m.group(1) if single else m.group(2)) + quote
 
     return _QUOTED_RE.sub(cut, message)
 
