@@ -421,8 +421,8 @@ class Arena:
         params = dict(params)
         if "players" not in params:
             params["players"] = len(seats)
-        public_seed = secrets.randbits(62)
-        game = load(game_id, seed=public_seed, **params)
+        setup_seed = secrets.randbits(62)  # load derives the set-up from it
+        game = load(game_id, seed=setup_seed, **params)
         n = game.num_players
         if len(seats) != n:
             raise InvalidParameterError(f"{len(seats)} seats given for {n} players")
@@ -464,7 +464,7 @@ class Arena:
             game=game.spec.id,
             game_version=game.spec.version,
             params=game.params,
-            seed=public_seed,
+            seed=setup_seed,
             players=[r.name for r in seat_rows],
             mode=mode,
             status="active",
