@@ -95,3 +95,30 @@ def test_bad_input_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
     code, output = train_cli("tic-tac-sudoku", *out)
     assert code == 2 and "training needs PyTorch: pip install -e '.[train]'" in output
     assert not (tmp_path / "x").exists()
+
+
+def test_a_second_generation_plays_its_games_with_the_first_ones_weights(
+    tmp_path: Path,
+) -> None:
+    pytest.importorskip("torch")
+    first, second = tmp_path / "gen1", tmp_path / "gen2"
+    tiny = ["tic-tac-sudoku", "--games", "4", "--sims", "20", "--epochs", "1", "--workers", "1"]
+    assert train_cli(*tiny, "--out", str(first))[0] == 0
+    weights = first / "value.npz"
+    code, output = train_cli(*tiny, "--out", str(second), "--value", str(weights))
+    assert code == 0, output
+    run = json.loads((second / "run.json").read_text())
+    assert run["settings"]["value"] == str(weights.resolve())
+    assert len(run["settings"]["value_sha256"]) == 64
+    assert f"--value {weights.resolve()}" in run["sessions"][0]["command"]
+    # Leaves valued by the network, not the hand-written evaluation: other games.
+    a, b = read_shard(first, 0), read_shard(second, 0)
+    assert not np.array_equal(a.q, b.q, equal_nan=True)
+
+    # Other weights under the same name: resuming would mix two networks' games.
+    weights.write_bytes(weights.read_bytes() + b"\0")
+    code, output = train_cli(*tiny, "--out", str(second), "--value", str(weights))
+    assert code == 2 and "value_sha256" in output
+
+    code, output = train_cli(*tiny, "--out", str(tmp_path / "x"), "--value", str(tmp_path))
+    assert code == 2 and "--value" in output and "Traceback" not in output

@@ -20,7 +20,7 @@ from sudoku_arena.cli.app import app, console, fail
 from sudoku_arena.core.errors import ArenaError
 from sudoku_arena.core.registry import load
 from sudoku_arena.learn.backends import BACKENDS
-from sudoku_arena.learn.run import Settings, check_torch, note_session, open_run
+from sudoku_arena.learn.run import Settings, check_torch, file_sha256, note_session, open_run
 
 if TYPE_CHECKING:
     from sudoku_arena.learn.checkpoint import Epoch
@@ -39,6 +39,8 @@ def _command(game: str, out: Path, settings: Settings) -> str:
     words = ["sudoku-arena", "train", game, "--out", str(out)]
     words += ["--games", str(settings.games), "--sims", str(settings.sims)]
     words += ["--epochs", str(settings.epochs), "--seed", str(settings.seed)]
+    if settings.value:
+        words += ["--value", settings.value]
     return shlex.join(words)
 
 
@@ -57,6 +59,10 @@ def train(
     workers: Annotated[
         int | None, typer.Option(min=1, help="self-play processes (default: every core)")
     ] = None,
+    value: Annotated[
+        Path | None,
+        typer.Option(help="weights an earlier run made: self-play evaluates with them"),
+    ] = None,
     backend: Annotated[str, typer.Option(help="local or ray")] = "local",
     address: Annotated[
         str | None, typer.Option(help="address of a running Ray cluster (with --backend ray)")
@@ -66,17 +72,31 @@ def train(
 
     Plays GAME by self-play with the search, trains a value network on the games
     (PyTorch, CPU) and exports weights the search plays with
-    (learned:normal@DIR/value.npz). Run again with the same --out to resume."""
+    (learned:normal@DIR/value.npz). Run again with the same --out to resume. With
+    --value DIR/value.npz the self-play search evaluates with those weights: the next
+    generation learns from the games of the previous one."""
     if backend not in BACKENDS:
         fail(f"--backend {backend!r}: allowed: {', '.join(BACKENDS)}")
     if address is not None and backend != "ray":
         fail("--address names a Ray cluster: give it with --backend ray")
-    from sudoku_arena.learn.selfplay import check_game  # NumPy: only when training
+    from sudoku_arena.ai.value import load_weights  # NumPy: only when training
+    from sudoku_arena.learn.selfplay import check_game
 
     folder = out if out is not None else Path(f"train-{game}")
-    settings = Settings(game=game, games=games, sims=sims, seed=seed, epochs=epochs)
     try:
-        check_game(load(game, seed=seed))
+        digest = "" if value is None else file_sha256(value)
+        settings = Settings(
+            game=game,
+            games=games,
+            sims=sims,
+            seed=seed,
+            epochs=epochs,
+            value="" if value is None else str(value.resolve()),
+            value_sha256=digest,
+        )
+        features = check_game(load(game, seed=seed))
+        if value is not None:
+            load_weights(value, features)  # refused here, before any game is played
         check_torch()
         notes = open_run(folder, settings, _command(game, folder, settings))
     except ArenaError as exc:

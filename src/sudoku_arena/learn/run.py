@@ -62,6 +62,12 @@ class Settings:
     #: features module's ``symmetries``): without it the network learns the games by
     #: heart (Tic-Tac-Sudoku: validation loss rising from the second epoch).
     augment: bool = True
+    #: The weights the self-play search evaluates its leaves with (a file made by an
+    #: earlier run: the next generation learns from games of the previous one), and
+    #: the SHA-256 of that file, so a resumed run cannot mix games of two networks.
+    #: Empty: the game's hand-written evaluation.
+    value: str = ""
+    value_sha256: str = ""
 
     @property
     def shards(self) -> int:
@@ -75,9 +81,20 @@ class Settings:
     @classmethod
     def from_json(cls, data: JsonDict) -> Settings:
         names = {f.name for f in fields(cls)}
+        if isinstance(data, dict):
+            # Runs made before self-play could start from weights played without them.
+            data = {"value": "", "value_sha256": "", **data}
         if not isinstance(data, dict) or set(data) != names:
             raise ValueError(f"settings need exactly {sorted(names)}")
         return cls(**{**data, "hidden": tuple(data["hidden"])})
+
+
+def file_sha256(path: Path) -> str:
+    """The SHA-256 of a file's bytes, in hex; :class:`LearnError` if it cannot be read."""
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError as exc:
+        raise LearnError(f"--value {path}: cannot be read ({exc.strerror})") from None
 
 
 def code_version(game_id: str) -> JsonDict:

@@ -1,7 +1,9 @@
 """Games by self-play with the search, recorded as training data (see :mod:`.shards`).
 
 Each game is played by the search (:class:`~sudoku_arena.ai.mcts.MCTS` with the game's
-hints, ``sims`` simulations per move) in every seat. For variety the first
+hints, ``sims`` simulations per move) in every seat; when the run names ``value``
+weights (an earlier run's), the search's leaves are evaluated by that network, so a
+generation learns from the games of the one before. For variety the first
 ``random_plies`` plies are uniformly random and the next ones, up to
 ``sampled_plies``, are drawn in proportion to the search's visits; later moves are the
 search's best. Every position with a seat to move is recorded: its value features from
@@ -19,6 +21,7 @@ whatever the backend, the number of workers or the order in which they finish.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import os
 import random
@@ -32,12 +35,14 @@ import numpy as np
 from sudoku_arena.ai.features import FeatureSet, NoFeaturesError, features_for
 from sudoku_arena.ai.hints import hints_for
 from sudoku_arena.ai.mcts import MCTS, Budget
+from sudoku_arena.ai.value import ValueNet, load_weights, value_evaluator
 from sudoku_arena.core.errors import WorkerDiedError
 from sudoku_arena.core.match import sample_outcome
 from sudoku_arena.core.protocol import AnyGame
 from sudoku_arena.core.registry import load
+from sudoku_arena.core.search import SearchHints
 from sudoku_arena.learn.backends import BACKENDS, run_jobs
-from sudoku_arena.learn.run import LearnError, Settings
+from sudoku_arena.learn.run import LearnError, Settings, file_sha256
 from sudoku_arena.learn.shards import Shard, missing, write_shard
 
 NAN = math.nan
@@ -78,7 +83,9 @@ def play_game(settings: Settings, index: int) -> GameRecord:
     game = load(settings.game, seed=rng.getrandbits(32))
     features = check_game(game)
     hints = hints_for(game)
-    search = MCTS(game, hints=hints, rng=random.Random(rng.getrandbits(64)))
+    search = MCTS(
+        game, hints=_search_hints(game, hints, settings), rng=random.Random(rng.getrandbits(64))
+    )
     budget = Budget(settings.sims)
     s = game.initial_state()
     out = GameRecord([], [], [], [], [], (), 0)
@@ -107,6 +114,23 @@ def play_game(settings: Settings, index: int) -> GameRecord:
         s = game.apply(s, a, p)
         ply += 1
     return dataclasses.replace(out, returns=tuple(game.returns(s)), plies=ply)
+
+
+def _search_hints(game: AnyGame, hints: SearchHints, settings: Settings) -> SearchHints:
+    """The self-play search's hints: the game's, with the leaves evaluated by the run's
+    ``value`` weights when it names some (checked against their recorded SHA-256)."""
+    if not settings.value:
+        return hints
+    net = _network(settings.value, settings.value_sha256, settings.game)
+    return dataclasses.replace(hints, evaluate=value_evaluator(net, features_for(game)))
+
+
+@functools.cache
+def _network(path: str, sha256: str, game_id: str) -> ValueNet:
+    # Once per process: every game of a worker's shards uses the same file.
+    if file_sha256(Path(path)) != sha256:
+        raise LearnError(f"--value {path}: the file changed since the run started")
+    return load_weights(Path(path), features_for(load(game_id)))
 
 
 def play_shard(job: tuple[Settings, int]) -> Shard:
