@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import logging
 import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import numpy as np
@@ -17,6 +18,7 @@ from sudoku_arena.ai import make_agent
 from sudoku_arena.ai import value as value_module
 from sudoku_arena.ai.features import NoFeaturesError, features_for
 from sudoku_arena.ai.hints import hints_for
+from sudoku_arena.ai.mcts import MCTSAgent
 from sudoku_arena.ai.value import WeightsError, load_weights, save_weights, value_evaluator
 from sudoku_arena.core.errors import ArenaError
 from sudoku_arena.core.match import Match
@@ -33,6 +35,25 @@ def _weights(path: Path, inputs: int = SIZE, **meta: object) -> Path:
     bs = [rng.normal(0, 0.1, b).astype(np.float32) for b in sizes[1:]]
     save_weights(path, ws, bs, {"game": GAME, "features": "tic-tac-sudoku/1", **meta})
     return path
+
+
+@pytest.fixture
+def ship(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[bool], None]]:
+    """``ship(True)``: the game's package holds (seeded random) weights; ``ship(False)``:
+    none, whatever the real package holds."""
+    folder = tmp_path / "package"
+    folder.mkdir()
+
+    def make(weights: bool) -> None:
+        (folder / value_module.PACKAGE_FILE).unlink(missing_ok=True)
+        if weights:
+            _weights(folder / value_module.PACKAGE_FILE)
+        monkeypatch.setattr(value_module, "files", lambda package: folder)
+        monkeypatch.setattr(learned_module, "files", lambda package: folder)
+        value_module._package_weights.cache_clear()
+
+    yield make
+    value_module._package_weights.cache_clear()
 
 
 def _positions(n: int = 30) -> tuple[sudoku_arena.core.protocol.AnyGame, list[object]]:
@@ -106,8 +127,11 @@ def _first_moves(spec: str, game: sudoku_arena.core.protocol.AnyGame, plies: int
 
 
 def test_without_weights_the_bot_falls_back_and_says_so_once(
-    caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+    caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
+    ship: Callable[[bool], None],
 ) -> None:
+    ship(False)
     monkeypatch.setattr(learned_module, "_announced", set())
     game = sudoku_arena.load(GAME, seed=6)
     with caplog.at_level(logging.WARNING, logger="sudoku_arena.ai.learned"):
@@ -127,22 +151,34 @@ def test_without_numpy_the_bot_falls_back(monkeypatch: pytest.MonkeyPatch) -> No
     assert bot.fallback and "NumPy cannot be imported" in bot.source
 
 
-def test_weights_shipped_in_the_package_are_found(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    _weights(tmp_path / value_module.PACKAGE_FILE)
-    monkeypatch.setattr(value_module, "files", lambda package: tmp_path)
+def test_weights_shipped_in_the_package_are_found(ship: Callable[[bool], None]) -> None:
+    ship(True)
     bot = make_agent("learned:hard", sudoku_arena.load(GAME), seed=0)
     assert not bot.fallback and bot.source == "the weights shipped with the game"
 
 
-def test_learned_is_offered_only_where_weights_ship(monkeypatch: pytest.MonkeyPatch) -> None:
-    from sudoku_arena.ai import agent_names, make_agent
-    from sudoku_arena.ai import agents as agents_module
-    from sudoku_arena.core.registry import load
+def test_learned_is_offered_only_where_weights_ship(ship: Callable[[bool], None]) -> None:
+    from sudoku_arena.ai import agent_names
 
-    game = load("tic-tac-sudoku", seed=1)
-    assert "learned" not in agent_names(game)  # no weights shipped yet: not offered
+    game = sudoku_arena.load(GAME, seed=1)
+    ship(False)
+    assert "learned" not in agent_names(game)
     assert make_agent("learned:20", game, seed=1) is not None  # still made by name
-    monkeypatch.setitem(agents_module._LISTED, "learned", lambda g: True)
+    ship(True)
     assert "learned" in agent_names(game)
+
+
+def test_normal_and_hard_play_with_shipped_weights_and_mcts_names_the_hand_written(
+    ship: Callable[[bool], None],
+) -> None:
+    game = sudoku_arena.load(GAME, seed=1)
+    ship(True)
+    for level in ("normal", "hard"):
+        bot = make_agent(level, game, seed=3)
+        assert isinstance(bot, learned_module.LearnedAgent) and not bot.fallback
+        assert type(make_agent(f"mcts:{level}", game, seed=3)) is MCTSAgent
+    assert type(make_agent("easy", game, seed=3)) is MCTSAgent  # a learner's first opponent
+    with pytest.raises(ArenaError, match="takes no argument"):
+        make_agent("normal:5", game)
+    ship(False)
+    assert type(make_agent("normal", game, seed=3)) is MCTSAgent

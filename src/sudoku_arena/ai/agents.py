@@ -1,8 +1,10 @@
 """Agents by name: ``random`` for every game, plus what each game provides (``greedy``).
 
 Search players exist for every game: ``mcts`` (``mcts:easy``, ``mcts:normal``,
-``mcts:hard``, ``mcts:ITERATIONS``, ``mcts:SECONDSs``) and the level names alone
-(``easy``, ``normal``, ``hard``) as short forms of ``mcts:<level>``; see docs/bots.md.
+``mcts:hard``, ``mcts:ITERATIONS``, ``mcts:SECONDSs``: the hand-written evaluation) and
+the level names alone (``easy``, ``normal``, ``hard``): ``mcts:<level>``, except that
+``normal`` and ``hard`` are ``learned:<level>`` in a game whose package ships learned
+weights (:mod:`sudoku_arena.ai.learned`); see docs/bots.md.
 The exploit panel's scripted strategies are ``panel:NAME`` (:mod:`sudoku_arena.ai.panel`);
 they are not listed by :func:`agent_names`, which names the bots people play against.
 
@@ -25,6 +27,28 @@ from sudoku_arena.core.errors import ArenaError, UnknownGameError
 from sudoku_arena.core.protocol import AnyGame
 from sudoku_arena.core.registry import entry_of
 
+#: The levels that play with the game's learned evaluation where its package ships
+#: weights (``easy`` stays the hand-written search: a learner's first opponent).
+LEARNED_LEVELS = ("normal", "hard")
+
+
+def _level(level: str) -> AgentFactory:
+    """The factory of a plain level name: ``learned:<level>`` where the game ships
+    weights and the level is one of :data:`LEARNED_LEVELS`, else ``mcts:<level>`` (the
+    hand-written evaluation, which ``mcts:<level>`` always names)."""
+    plain = level_factory(level)
+
+    def make(game: AnyGame | None = None, seed: int | None = None, arg: str | None = None) -> Agent:
+        if level in LEARNED_LEVELS and game is not None and not arg:
+            # Imported here: the learned module registers its own name in this one.
+            from sudoku_arena.ai.learned import LearnedAgent, ships_weights
+
+            if ships_weights(game):
+                return LearnedAgent(game, seed, arg=level)
+        return plain(game, seed, arg)
+
+    return make
+
 
 class RandomAgent:
     """Picks uniformly among the legal actions (seeded)."""
@@ -41,7 +65,7 @@ class RandomAgent:
 _GENERIC: dict[str, AgentFactory] = {
     "random": RandomAgent,
     "mcts": MCTSAgent,
-    **{level: level_factory(level) for level in LEVELS},
+    **{level: _level(level) for level in LEVELS},
 }
 
 

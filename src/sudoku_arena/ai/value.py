@@ -17,6 +17,7 @@ A game's shipped weights live in its package as ``value.npz`` (:data:`PACKAGE_FI
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 import math
@@ -170,8 +171,13 @@ def _check_made_for(path: Path, meta: JsonDict, inputs: int, features: FeatureSe
 
 
 def package_weights(game: AnyGame, features: FeatureSet) -> ValueNet | None:
-    """The weights shipped in ``game``'s package (``value.npz``), or ``None`` if none."""
-    package = features_module(game).rpartition(".")[0]
+    """The weights shipped in ``game``'s package (``value.npz``), or ``None`` if none.
+    Read once per process and feature set (the server makes a bot for every move)."""
+    return _package_weights(features_module(game).rpartition(".")[0], features)
+
+
+@functools.lru_cache(maxsize=32)
+def _package_weights(package: str, features: FeatureSet) -> ValueNet | None:
     try:
         resource = files(package) / PACKAGE_FILE
     except (ModuleNotFoundError, TypeError):
