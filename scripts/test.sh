@@ -9,13 +9,25 @@ python3 -m venv .venv
 quiet() { "$@" 2>&1 | { grep -v "^WARNING: Location" || true; }; return "${PIPESTATUS[0]}"; }
 quiet .venv/bin/python -m pip install -q --upgrade pip
 quiet .venv/bin/python -m pip install -q -e '.[dev,print,rl,openspiel,train]'
-# axe-core for the accessibility audit (from npm; without npm that test skips, in CI fails).
+# axe-core for the accessibility audit (from npm; without npm that test skips, in CI fails)
+# and TypeScript for the browser scripts' type check (web-check/; without npm it is skipped
+# with a line saying so, in CI it fails).
 if command -v npm >/dev/null 2>&1; then
   npm ci --prefix tests/axe --silent --no-audit --no-fund 2>&1 | { grep -v "Unknown user config" || true; }
+  npm ci --prefix web-check --silent --no-audit --no-fund 2>&1 | { grep -v "Unknown user config" || true; }
 fi
 .venv/bin/ruff check src tests scripts benchmarks
 .venv/bin/ruff format --check src tests scripts benchmarks
 .venv/bin/mypy --strict src/sudoku_arena
+# The browser scripts (src/sudoku_arena/web/*.js): their JSDoc types, strict (web-check/tsconfig.json).
+if [ -x web-check/node_modules/.bin/tsc ]; then
+  web-check/node_modules/.bin/tsc -p web-check
+elif [ "${SUDOKU_ARENA_REQUIRE_SERVICES:-}" = "1" ]; then
+  echo "tsc is missing (npm ci --prefix web-check): the browser scripts were not type-checked" >&2
+  exit 1
+else
+  echo "Skipped: the browser scripts' type check (no npm for npm ci --prefix web-check)"
+fi
 .venv/bin/python scripts/count_any.py | tail -1
 .venv/bin/lint-imports --no-cache
 # Tests that need PostgreSQL, Redis or chromium skip with a one-line reason (-rs lists

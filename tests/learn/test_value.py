@@ -111,9 +111,10 @@ def test_bad_weights_are_refused_with_the_reason(tmp_path: Path) -> None:
     for spec, reason in [("learned:fast", "say a level"), ("learned:hard@", "weights file")]:
         with pytest.raises(ArenaError, match=reason):
             make_agent(spec, game, seed=0)
-    citadel = sudoku_arena.load("citadel")
-    with pytest.raises(NoFeaturesError, match="games that have them: tic-tac-sudoku"):
-        make_agent(f"learned:normal@{tmp_path / 'citadel.npz'}", citadel, seed=0)
+    cat = sudoku_arena.load("cat-sudoku")
+    have = "games that have them: citadel, sudoku-warriors, tic-tac-sudoku"
+    with pytest.raises(NoFeaturesError, match=have):
+        make_agent(f"learned:normal@{tmp_path / 'citadel.npz'}", cat, seed=0)
 
 
 def _first_moves(spec: str, game: sudoku_arena.core.protocol.AnyGame, plies: int) -> list[object]:
@@ -140,8 +141,8 @@ def test_without_weights_the_bot_falls_back_and_says_so_once(
     assert len(said) == 1 and "no weights are shipped for tic-tac-sudoku" in said[0]
     assert "hand-written evaluation" in said[0]
     assert moves == _first_moves("mcts:60", game, 8)  # the plain search, move for move
-    citadel = sudoku_arena.load("citadel", size=9, max_turns=4)
-    assert make_agent("learned:easy", citadel, seed=0).fallback  # no features: no weights
+    cat = sudoku_arena.load("cat-sudoku")
+    assert make_agent("learned:easy", cat, seed=0).fallback  # no features: no weights
 
 
 def test_without_numpy_the_bot_falls_back(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -86,7 +86,9 @@ def test_the_pages_link_to_the_printouts(client: TestClient) -> None:
     assert 'id="f-print"' in client.get("/").text
     assert 'id="print-link"' in web.joinpath("play.html").read_text()
     assert 'id="r-print"' in web.joinpath("replay.html").read_text()
-    script = client.get("/static/arena.js").text
+    # The page scripts are ES modules (arena.js imports the rest): read every one served.
+    names = [f.name for f in web.iterdir() if f.name.endswith(".js")]
+    script = "".join(client.get(f"/static/{name}").text for name in names)
     assert "/api/matches/${gameId}/print" in script and "/print/${encodeURIComponent" in script
 
 

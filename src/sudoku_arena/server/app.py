@@ -81,6 +81,7 @@ from sudoku_arena.server.pages import (
     rules_markdown,
     rules_page,
     web_file,
+    web_scripts,
 )
 from sudoku_arena.server.printing import router as printing_router
 from sudoku_arena.server.seating import SEAT_ELSEWHERE
@@ -355,17 +356,15 @@ def create_app(config: ServerConfig | None = None, *, arena: Arena | None = None
             swagger_favicon_url="/favicon.ico",
         )
 
-    @app.get("/static/arena.js", include_in_schema=False)
-    async def script() -> Response:
-        return _static("arena.js", "text/javascript")
-
-    @app.get("/static/lobby.js", include_in_schema=False)
-    async def lobby_script() -> Response:
-        return _static("lobby.js", "text/javascript")
-
-    @app.get("/static/analysis.js", include_in_schema=False)
-    async def analysis_script() -> Response:
-        return _static("analysis.js", "text/javascript")
+    # The pages load arena.js as an ES module, and it imports the others by relative URL
+    # (./board.js...): every script the package ships is served here, as JavaScript
+    # (browsers run a module only with a JavaScript type, and nosniff makes them check).
+    @app.get("/static/{name}.js", include_in_schema=False)
+    async def script(name: str) -> Response:
+        file = f"{name}.js"
+        if file not in web_scripts():
+            raise StarletteHTTPException(404, f"There is no script {file[:40]!r}.")
+        return _static(file, "text/javascript")
 
     @app.get("/static/arena.css", include_in_schema=False)
     async def style() -> Response:

@@ -9,9 +9,20 @@
 // own slider, on the play page by opening the replay there (/replay/{id}#ply=N).
 "use strict";
 
+/**
+ * What /api/matches/{id}/analysis answers (server/analysis): each seat's chance of
+ * winning at every position, and the largest swings.
+ * @typedef {{ply: number, seat: number, actor: number | null, action: string,
+ *   deltas: number[]}} Swing
+ * @typedef {{status: string, seats: string[], values: number[][], swings: Swing[],
+ *   simulations: number, analysed: number, plies: number,
+ *   error?: {message: string}}} Analysis
+ */
+
 (function () {
-  const box = document.getElementById("analysis");
-  if (!box) return;
+  const found = document.getElementById("analysis");
+  if (!found) return;
+  const box = found;
   const page = document.body.dataset.page;
   const parts = location.pathname.split("/").filter(Boolean);
   const gameId = decodeURIComponent(parts[parts.length - 1] || "");
@@ -40,24 +51,40 @@
   said.className = "small";
   box.before(said);
 
+  /**
+   * @param {string} tag
+   * @param {Record<string, string | number>} [attrs]
+   */
   function svg(tag, attrs) {
     const e = document.createElementNS(NS, tag);
     for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, String(v));
     return e;
   }
+  /**
+   * @template {keyof HTMLElementTagNameMap} K
+   * @param {K} tag
+   * @param {Record<string, string | number>} [attrs]
+   * @param {string} [text]
+   */
   function html(tag, attrs, text) {
     const e = document.createElement(tag);
     for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, String(v));
     if (text !== undefined) e.textContent = text;
     return e;
   }
+  /** @param {number} v */
   const pct = (v) => `${Math.round(v * 100)}%`;
+  /** @param {number} v */
   const signed = (v) => (v >= 0 ? "+" : "−") + pct(Math.abs(v));
 
   // -- moving the board to a position ---------------------------------------------------
 
+  /** The replay's slider, on the replay page. */
+  const replaySlider = () => /** @type {HTMLInputElement | null} */ (document.getElementById("r-slider"));
+
+  /** @param {number} ply */
   function jump(ply) {
-    const slider = document.getElementById("r-slider");
+    const slider = replaySlider();
     if (page === "replay" && slider) {
       slider.value = String(ply);
       slider.dispatchEvent(new Event("input"));
@@ -69,7 +96,7 @@
   // The replay page opened at a position (#ply=N): go there once the replay is ready.
   function jumpFromHash() {
     const m = /(?:^|[#&])ply=(\d+)/.exec(location.hash);
-    const slider = document.getElementById("r-slider");
+    const slider = replaySlider();
     if (!m || page !== "replay" || !slider) return;
     const want = parseInt(m[1], 10);
     const ready = () => document.querySelectorAll("#log li").length > 0 && slider.max !== "0";
@@ -83,18 +110,21 @@
 
   // The position the replay shows (its slider).
   function currentPly() {
-    const slider = document.getElementById("r-slider");
+    const slider = replaySlider();
     return slider ? parseInt(slider.value, 10) || 0 : null;
   }
 
   // -- drawing --------------------------------------------------------------------------
 
+  /** @param {Analysis} data */
   function draw(data) {
     const n = data.values.length - 1;
     // Names can repeat (two bots of one kind): then the seat's number tells them apart.
     const repeated = new Set(data.seats).size < data.seats.length;
     const seats = data.seats.map((name, i) => (repeated ? `${name} (player ${i + 1})` : name));
+    /** @param {number} ply */
     const x = (ply) => PAD + (n ? (ply / n) * (W - 2 * PAD) : 0);
+    /** @param {number} v */
     const y = (v) => PAD + (1 - v) * (H - 2 * PAD);
     box.textContent = "";
     const title = seats.length > 1 ? "Each player's chance of winning, move by move" :
@@ -161,14 +191,15 @@
     const show = () => {
       const p = currentPly();
       if (p === null || Number.isNaN(p)) return;
-      cursor.setAttribute("x1", x(Math.min(p, n)));
-      cursor.setAttribute("x2", x(Math.min(p, n)));
+      cursor.setAttribute("x1", String(x(Math.min(p, n))));
+      cursor.setAttribute("x2", String(x(Math.min(p, n))));
       cursor.setAttribute("visibility", "visible");
     };
     const log = document.getElementById("log");
-    if (page === "replay" && log) {
+    const slider = replaySlider();
+    if (page === "replay" && log && slider) {
       new MutationObserver(show).observe(log, { subtree: true, attributes: true, attributeFilter: ["class"] });
-      document.getElementById("r-slider").addEventListener("input", show);
+      slider.addEventListener("input", show);
       show();
     }
   }
@@ -184,6 +215,7 @@
       return;
     }
     if (resp.status === 409) { setTimeout(waitForEnd, 2000); return; } // not over yet
+    /** @type {Analysis | null} */
     let data = null;
     try { data = await resp.json(); } catch (e) { data = null; }
     if (!resp.ok || !data) {
@@ -199,6 +231,7 @@
     setTimeout(load, 1500);
   }
 
+  /** @param {boolean} on */
   function panel(on) {
     const p = document.getElementById("analysis-panel");
     if (p) p.hidden = !on;
