@@ -135,8 +135,8 @@ export function focusTarget(t) {
 }
 
 /**
- * Shows what the selection allows: the parts drawn for it (data-from), and the selected
- * element highlighted.
+ * Shows what the selection allows: the parts drawn for it (data-from), the selected
+ * element highlighted, and in the status line what the next click does.
  */
 export function applySelection() {
   for (const root of st.roots) {
@@ -145,4 +145,24 @@ export function applySelection() {
       s.classList.toggle("selected", s.getAttribute("data-select") === st.selected);
     }
   }
+  showStep();
+}
+
+// The second step of a two-step move (a Sudoku Warriors bid of two villages, a Cat
+// Sudoku value then its square, a Citadel warrior then its move) is easy to miss: the
+// status line says what was chosen and what the next click does.
+function showStep() {
+  const step = $("step");
+  const chosen = st.selected === null ? null : st.roots.map((r) => Array.from(r.querySelectorAll("[data-select].live"))
+    .find((s) => s.getAttribute("data-select") === st.selected)).find(Boolean);
+  step.hidden = !chosen || !$("board").classList.contains("my-turn");
+  if (!chosen || step.hidden) { step.textContent = ""; return; }
+  // What a second click on the chosen element itself does (Sudoku Warriors draws "bid
+  // this village alone" over it); otherwise a second click drops the choice.
+  const box = chosen.getBoundingClientRect();
+  const top = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+  const over = top && top.closest(".live[data-action]");
+  const again = over && over.getAttribute("data-from") === st.selected ? over.getAttribute("aria-label") : null;
+  step.textContent = `${st.selected} chosen: ` + (again ? `click it again to ${again}, or` : "click") +
+    " a marked place to finish the move (Escape cancels).";
 }

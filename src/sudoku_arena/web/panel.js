@@ -19,18 +19,19 @@ export function renderStatus(seat, head, outcome) {
   const game = info();
   const view = head.view;
   const status = $("status");
+  const text = $("status-text");
   const toMove = view.to_move || [];
   if (head.status === "finished" || outcome) {
-    status.textContent = "Game over";
+    text.textContent = "Game over";
     status.className = "status over";
   } else if (seat !== null && toMove.includes(seat)) {
-    status.textContent = st.seats.length > 1 ? `${playerLabel(game.seats, view, seat)}: your turn` : "Your turn";
+    text.textContent = st.seats.length > 1 ? `${playerLabel(game.seats, view, seat)}: your turn` : "Your turn";
     status.className = "status mine";
   } else if (toMove.length) {
-    status.textContent = "Waiting for " + toMove.map((s) => playerLabel(game.seats, view, s)).join(", ");
+    text.textContent = "Waiting for " + toMove.map((s) => playerLabel(game.seats, view, s)).join(", ");
     status.className = "status wait";
   } else {
-    status.textContent = "…";
+    text.textContent = "…";
     status.className = "status wait";
   }
 }

@@ -149,6 +149,7 @@ function render() {
     $("game-panel").textContent = "";
     $("game-panel").hidden = true;
     $("actions").textContent = "";
+    $("step").hidden = true;
   } else {
     cover.hidden = true;
     const { canAct, onBoard } = drawBoard(seat, head, svg, panel, !!outcome);
