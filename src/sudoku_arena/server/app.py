@@ -30,6 +30,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from sudoku_arena.core.errors import ArenaError, UnknownGameError
 from sudoku_arena.core.registry import spec_of
 from sudoku_arena.core.types import JsonDict
+from sudoku_arena.games.rulebook import rules_markdown
 from sudoku_arena.server.analysis import Analyser
 from sudoku_arena.server.analysis_store import DONE
 from sudoku_arena.server.arena import BOT, HUMAN, Arena, SeatSpec
@@ -78,7 +79,6 @@ from sudoku_arena.server.openapi import as_served, documented
 from sudoku_arena.server.pages import (
     games_json,
     reference_page,
-    rules_markdown,
     rules_page,
     web_file,
     web_scripts,
