@@ -7,6 +7,8 @@ it can, what is allowed instead. Callers show ``str(error)`` to people as it is.
 
 from __future__ import annotations
 
+import re
+
 
 class ArenaError(ValueError):
     """Base class of every error Sudoku Arena raises on purpose."""
@@ -71,3 +73,32 @@ class UndoError(ArenaError):
 
 class WorkerDiedError(ArenaError):
     """A worker process ended without its result (killed, or out of memory)."""
+
+
+#: A ruling's ID as the engines cite it in their reasons (TTS-3, SW-13, CS-2, SH-4, CI-7).
+_ID = r"(?:TTS|SW|CS|SH|CI)-\d+"
+_IDS = rf"{_ID}(?:\s*(?:,|and)\s*{_ID})*"
+#: "(SW-4)" or "(SW-3, SW-13)": a parenthesis that only cites.
+_ONLY_IDS = re.compile(rf"\s*\(({_IDS})\)")
+#: "(SH-4: only empty hexes)": the citation opens an explanation, which stays.
+_LEADING_IDS = re.compile(rf"\(({_IDS}):\s*")
+#: Any other citation ("SW-10 allows ..."): the rules it names stay named.
+_OTHER_IDS = re.compile(rf"\b({_IDS})\b")
+
+
+def split_rulings(text: str) -> tuple[str, tuple[str, ...]]:
+    """``text`` as a player reads it, without the ruling IDs it cites, and those IDs in
+    the order cited (once each). The engines cite their rulings in every reason, for
+    the library's users and the tests; people get the sentence, and the IDs apart (the
+    rules page lists every ruling by its ID)."""
+    found: list[str] = []
+
+    def keep(m: re.Match[str], replacement: str) -> str:
+        found.extend(re.findall(_ID, m.group(1)))
+        return replacement
+
+    plain = _ONLY_IDS.sub(lambda m: keep(m, ""), text)
+    plain = _LEADING_IDS.sub(lambda m: keep(m, "("), plain)
+    plain = _OTHER_IDS.sub(lambda m: keep(m, "the rules"), plain)
+    plain = re.sub(r"\(\s*\)|\s+(?=[,.;:)])", "", plain)
+    return plain.strip(), tuple(dict.fromkeys(found))

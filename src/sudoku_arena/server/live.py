@@ -38,7 +38,12 @@ from sudoku_arena.core.endings import (
     lost_on_time,
     resignation,
 )
-from sudoku_arena.core.errors import ArenaError, IllegalActionError, ReplayMismatchError
+from sudoku_arena.core.errors import (
+    ArenaError,
+    IllegalActionError,
+    ReplayMismatchError,
+    split_rulings,
+)
 from sudoku_arena.core.fairness import ClientSeed, secret_from_seed
 from sudoku_arena.core.match import LogEntry, Match, Pending
 from sudoku_arena.core.protocol import AnyGame
@@ -59,12 +64,15 @@ def _encode(value: object) -> str:
 
 
 class ActionRefused(Exception):
-    """An action the server will not take; ``code`` is machine-readable."""
+    """An action the server will not take; ``code`` is machine-readable, ``message`` a
+    sentence for the player (no ruling IDs in it: those are in ``rulings``)."""
 
     def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
+        plain, rulings = split_rulings(message)
+        super().__init__(plain)
         self.code = code
-        self.message = message
+        self.message = plain
+        self.rulings = rulings
 
 
 def hash_token(token: str) -> str:

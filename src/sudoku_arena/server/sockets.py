@@ -56,8 +56,14 @@ from sudoku_arena.server.models import MAX_ACTION, MAX_TOKENS
 from sudoku_arena.server.seating import SEAT_ELSEWHERE
 
 
-def ws_error(code: str, message: str, msg_id: object = None) -> str:
-    return json.dumps({"type": "error", "code": code, "message": message, "id": msg_id})
+def ws_error(
+    code: str, message: str, msg_id: object = None, rulings: tuple[str, ...] = ()
+) -> str:
+    """An error message for the client; ``rulings``: the IDs of the rules behind it."""
+    out: JsonDict = {"type": "error", "code": code, "message": message, "id": msg_id}
+    if rulings:
+        out["rulings"] = list(rulings)
+    return json.dumps(out)
 
 
 async def serve_socket(
@@ -222,7 +228,7 @@ async def _act(arena: Arena, lg: LiveGame, client: Client, data: JsonDict, msg_i
     try:
         await arena.act(lg, seat, ply, action, ack=ack)
     except ActionRefused as exc:
-        client.push(ws_error(exc.code, exc.message, msg_id))
+        client.push(ws_error(exc.code, exc.message, msg_id, exc.rulings))
         client.resync()
 
 
@@ -242,5 +248,5 @@ async def _ending(
         else:
             await arena.end_by_players(lg, seat, "draw" if kind == "draw" else kind)
     except ActionRefused as exc:
-        client.push(ws_error(exc.code, exc.message, msg_id))
+        client.push(ws_error(exc.code, exc.message, msg_id, exc.rulings))
         client.resync()
