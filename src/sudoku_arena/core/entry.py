@@ -46,6 +46,11 @@ FigureSource = Callable[[], Mapping[str, JsonDict]]
 #: one-line tooltip); ``None`` for actions the board shows.
 ButtonWords = Callable[[str], "tuple[str, str] | None"]
 
+#: Returns the text of the game's tutorial lessons file (the format of
+#: :mod:`sudoku_arena.core.lessons`; ``sudoku_arena.core.lessons.packaged`` reads one
+#: shipped in the game's package).
+LessonSource = Callable[[], str]
+
 #: Builds an agent: ``(game, seed)`` or ``(game, seed, arg=TEXT)`` for ``name:TEXT``.
 AgentFactory = Callable[..., Agent]
 
@@ -65,7 +70,8 @@ class GameEntry(Generic[G]):
     strategies for the exploit panel by bare name (``"centre"``, played as
     ``panel:centre``; see ``sudoku_arena.ai.panel``), which are not offered as bots;
     ``search_hints`` gives the search its knowledge of the game (``None``: the search's
-    defaults); ``figures`` the positions its rules page shows (``None``: none).
+    defaults); ``figures`` the positions its rules page shows (``None``: none);
+    ``lessons`` its tutorial (``None``: none; see :mod:`sudoku_arena.core.lessons`).
     """
 
     spec: GameSpec
@@ -79,6 +85,7 @@ class GameEntry(Generic[G]):
     panel: Mapping[str, AgentFactory] = field(default_factory=dict)
     search_hints: Callable[[G], SearchHints] | None = None
     figures: FigureSource | None = None
+    lessons: LessonSource | None = None
 
     def buttons(self, view: JsonDict) -> dict[str, tuple[str, str]]:
         """Words for the legal actions in ``view`` that are played by a button."""
