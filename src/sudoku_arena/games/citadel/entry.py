@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from sudoku_arena.core.entry import GameEntry
+from sudoku_arena.core.lessons import packaged
 from sudoku_arena.games.citadel.agents import AGENTS
 from sudoku_arena.games.citadel.figures import figures
 from sudoku_arena.games.citadel.game import Citadel
@@ -28,4 +29,5 @@ ENTRY: GameEntry[Citadel] = GameEntry(
     panel=PANEL,
     search_hints=search_hints,
     figures=figures,
+    lessons=packaged("sudoku_arena.games.citadel"),
 )

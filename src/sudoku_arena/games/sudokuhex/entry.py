@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from sudoku_arena.core.entry import GameEntry
+from sudoku_arena.core.lessons import packaged
 from sudoku_arena.games.sudokuhex.agents import AGENTS
 from sudoku_arena.games.sudokuhex.figures import figures
 from sudoku_arena.games.sudokuhex.game import SuDokuHex
@@ -21,4 +22,5 @@ ENTRY: GameEntry[SuDokuHex] = GameEntry(
     panel=PANEL,
     search_hints=search_hints,
     figures=figures,
+    lessons=packaged("sudoku_arena.games.sudokuhex"),
 )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from sudoku_arena.core.entry import GameEntry
+from sudoku_arena.core.lessons import packaged
 from sudoku_arena.games.tic_tac_sudoku.agents import AGENTS
 from sudoku_arena.games.tic_tac_sudoku.figures import figures
 from sudoku_arena.games.tic_tac_sudoku.game import TicTacSudoku
@@ -21,4 +22,5 @@ ENTRY: GameEntry[TicTacSudoku] = GameEntry(
     panel=PANEL,
     search_hints=search_hints,
     figures=figures,
+    lessons=packaged("sudoku_arena.games.tic_tac_sudoku"),
 )
