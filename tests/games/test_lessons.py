@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from sudoku_arena.core.errors import ArenaError
-from sudoku_arena.core.lessons import TOPICS, Lesson, lessons, parse_lessons
+from sudoku_arena.core.lessons import TOPICS, Lesson, LessonError, lessons, parse_lessons
 from sudoku_arena.core.registry import registered_games, spec_of
 from sudoku_arena.core.tutorial import Tutorial
 
@@ -214,3 +214,15 @@ def test_ending_conditions_in_a_real_game(condition: str) -> None:
     (lesson,) = parse_lessons("tic-tac-sudoku", text)
     assert Tutorial(lesson).try_move("r1c7").result == "done"
     assert Tutorial(lesson).try_move("r1c8").result == "wrong"
+
+
+def test_a_shipped_lesson_with_a_bad_action_is_named() -> None:
+    data = json.loads((GAMES_DIR / "tic_tac_sudoku" / "lessons.json").read_text())
+    data["lessons"][0]["steps"][2]["moves"] = ["r7c5"]  # circle's own space, taken
+    (lesson, *_) = parse_lessons("tic-tac-sudoku", json.dumps(data))
+    with pytest.raises(LessonError) as exc:
+        Tutorial(lesson)
+    assert str(exc.value) == (
+        "tic-tac-sudoku lesson 'first-symbols', step 3 ('follow'): set-up move 1, 'r7c5': "
+        "r7c5 is not allowed: r7c5 is already taken (TTS-3: only empty spaces)"
+    )
