@@ -5,7 +5,8 @@ of view, ``symmetries``) is stated in :mod:`sudoku_arena.games.tic_tac_sudoku.fe
 The mover is the seat to act: the bidder while a battle is fought (SW-9, SW-10),
 otherwise the placer. Seats are listed from the mover on, in turn order ("seat 0" is
 the mover, "seat 1" the one after him, ...), so a feature set has one plane per seat
-for two or three players and :func:`feature_size` depends on the number of players.
+for two or three players and :func:`feature_size` depends on the number of players
+(self-play and the learned evaluation take two seats for now: ``ai.features``).
 
 The layout (:func:`fields`), for ``n`` players; floats are 0 or 1 unless said:
 
@@ -184,7 +185,6 @@ def value_features(game: SudokuWarriors, s: SWState) -> list[float]:
 
     # The hand-written estimate (search.py): each seat's chance for each open province.
     chance = [[0.0] * 9 for _ in range(n)]
-    expected = [float(owner.count(q)) for q in range(n)]
     bscore = s.bscore
     for b in range(9):
         if owner[b] >= 0:
@@ -197,12 +197,12 @@ def value_features(game: SudokuWarriors, s: SWState) -> list[float]:
             for q in range(n):
                 if capital[q][b] or cap_empty[b]:
                     weights[q] = math.exp((warriors[q][b] + region_res[q][b]) / _SOFTNESS)
-        total = sum(weights)
+        total = math.fsum(weights)  # exact: the same whatever the seats' order
         if total > 0:
             for q in range(n):
-                x = weights[q] / total
-                chance[q][b] = x
-                expected[q] += x
+                chance[q][b] = weights[q] / total
+    # Summed exactly: the same in every symmetry, whatever the provinces' order.
+    expected = [owner.count(q) + math.fsum(chance[q]) for q in range(n)]
 
     for q in order:
         out.extend([1.0 if o == q else 0.0 for o in owner])
