@@ -8,6 +8,8 @@ refused. PyTorch is needed here only (``pip install -e '.[train]'``), never to p
 
 from __future__ import annotations
 
+import importlib.machinery
+import pkgutil
 import shlex
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -15,6 +17,8 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+import sudoku_arena.games as games_package
+from sudoku_arena.ai.features import MODULE
 from sudoku_arena.cli.analyze import SpeedColumn
 from sudoku_arena.cli.app import app, console, fail
 from sudoku_arena.core.errors import ArenaError
@@ -44,10 +48,27 @@ def _command(game: str, out: Path, settings: Settings) -> str:
     return shlex.join(words)
 
 
+def built_in_games_with_features() -> list[str]:
+    """The ids of the built-in games whose package has a ``features`` module, found
+    without importing the games (the help is built at every start of the command
+    line; :func:`sudoku_arena.ai.features.games_with_features` imports every game)."""
+    found = []
+    for info in pkgutil.iter_modules(games_package.__path__):
+        finder = info.module_finder
+        if info.ispkg and isinstance(finder, importlib.machinery.FileFinder):
+            where = [str(Path(finder.path) / info.name)]
+            if importlib.machinery.PathFinder.find_spec(MODULE, where) is not None:
+                found.append(info.name.replace("_", "-"))  # the package of game id a-b is a_b
+    return sorted(found)
+
+
 @app.command()
 def train(
     game: Annotated[
-        str, typer.Argument(help="game id (games with value features: tic-tac-sudoku)")
+        str,
+        typer.Argument(
+            help=f"game id (games with value features: {', '.join(built_in_games_with_features())})"
+        ),
     ],
     out: Annotated[
         Path | None, typer.Option(help="run folder, resumable (default: train-GAME)")

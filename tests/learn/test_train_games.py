@@ -1,0 +1,18 @@
+"""``sudoku-arena train --help`` names the games with value features, found without
+importing the games, and the list agrees with the registry's."""
+
+from __future__ import annotations
+
+from typer.testing import CliRunner
+
+from sudoku_arena.ai.features import games_with_features
+from sudoku_arena.cli.main import app
+from sudoku_arena.cli.train import built_in_games_with_features
+
+
+def test_the_help_lists_the_games_with_features() -> None:
+    found = built_in_games_with_features()
+    assert found == games_with_features() == ["citadel", "sudoku-warriors", "tic-tac-sudoku"]
+    result = CliRunner().invoke(app, ["train", "--help"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0
+    assert "games with value features: citadel, sudoku-warriors, tic-tac-sudoku" in result.output
