@@ -229,18 +229,19 @@ def parse(text: str) -> list[Block]:
                 else:
                     parts[-1].append(new)
                 lists.append(new)
-            pieces = list(inline(item.group(3)))
+            words = [item.group(3)]
             i += 1
-            # Lines indented under the item carry on its text.
+            # Lines indented under the item carry on its text (read as one line, so a
+            # **strong** part may go over a line break).
             while (
                 i < len(lines)
                 and lines[i].strip()
                 and lines[i].startswith("  ")
                 and not _ITEM.match(lines[i])
             ):
-                pieces += [Text(" "), *inline(lines[i].strip())]
+                words.append(lines[i].strip())
                 i += 1
-            lists[-1].items.append(Item(pieces))
+            lists[-1].items.append(Item(list(inline(" ".join(words)))))
             continue
         if lists and line.startswith(" "):
             lists[-1].items[-1].text += [Text(" "), *inline(stripped)]
