@@ -14,8 +14,14 @@ from typer.testing import CliRunner
 
 from sudoku_arena.cli.main import app
 from sudoku_arena.core.registry import load
+from sudoku_arena.paper import PAPERS, rules_pages
 
 runner = CliRunner()
+#: Pages of the rules that follow the sheets.
+RULES = {
+    "cat-sudoku": len(rules_pages(load("cat-sudoku"), PAPERS["a4"])),
+    "sudoku-warriors-letter": len(rules_pages(load("sudoku-warriors"), PAPERS["letter"])),
+}
 
 
 def run(*args: str, stdin: str | None = None) -> tuple[int, str, str]:
@@ -26,7 +32,7 @@ def run(*args: str, stdin: str | None = None) -> tuple[int, str, str]:
 def test_tic_tac_sudoku_sheet_carries_its_grid_and_the_grid_plays(tmp_path: Path) -> None:
     out = tmp_path / "tts.pdf"
     code, stdout, _ = run("print", "tic-tac-sudoku", "--seed", "9", "--out", str(out))
-    assert code == 0 and "1 page(s) written" in stdout
+    assert code == 0 and f"{pdfinfo(out).pages} page(s) written" in stdout
     grids = re.findall(r"grid (\d{81})", pdftext(out))
     assert grids and set(grids) == {load("tic-tac-sudoku", seed=9).params["grid"]}
     # Entered afterwards with the printed grid: the same numbers on the board.
@@ -43,9 +49,9 @@ def test_cat_sudoku_sheet_carries_its_sheet_name_and_it_plays(tmp_path: Path) ->
     code, _, _ = run(
         "print", "cat-sudoku", "--param", "sheet=winter", "--param", "players=2", "--out", str(out)
     )
-    assert code == 0 and pdfinfo(out).pages == 2
+    assert code == 0 and pdfinfo(out).pages == 2 + RULES["cat-sudoku"]
     text = pdftext(out)
-    names = set(re.findall(r"\bsheet ([a-z]+)\b", text))
+    names = set(re.findall(r"^sheet ([a-z]+)$", text, re.M))  # each sheet's id line
     assert names == {"winter"}
     assert "--param sheet=winter" in " ".join(text.split())
     code, stdout, _ = run(
@@ -61,7 +67,7 @@ def test_copies_have_new_grids_unless_one_is_given(tmp_path: Path) -> None:
                      "--out", str(out))  # fmt: skip
     assert code == 0
     info = pdfinfo(out)
-    assert info.pages == 3 and round(info.width) == 612
+    assert info.pages == 3 + RULES["sudoku-warriors-letter"] and round(info.width) == 612
     assert len(set(re.findall(r"grid (\d{81})", pdftext(out)))) == 3
     fixed = load("tic-tac-sudoku", seed=1).params["grid"]
     assert isinstance(fixed, str)

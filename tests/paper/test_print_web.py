@@ -14,6 +14,8 @@ import pytest
 from fastapi.testclient import TestClient
 from paper_helpers import pdfinfo, pdftext
 
+from sudoku_arena.core.registry import load
+from sudoku_arena.paper import PAPERS, rules_pages
 from sudoku_arena.server import ServerConfig
 from sudoku_arena.server.app import create_app
 
@@ -38,8 +40,10 @@ def test_sheet_as_pdf_with_the_form_s_options(client: TestClient, tmp_path: Path
     assert r.status_code == 200 and r.headers["content-type"] == "application/pdf"
     assert 'filename="sudoku-warriors-sheet.pdf"' in r.headers["content-disposition"]
     info = pdfinfo(_pdf(tmp_path, r.content))
-    assert info.pages == 2 and round(info.width) == 612
-    assert "triangle" in pdftext(tmp_path / "answer.pdf")  # the third player's key
+    rules = rules_pages(load("sudoku-warriors", players=3), PAPERS["letter"])
+    assert info.pages == 2 + len(rules) and round(info.width) == 612
+    text = pdftext(tmp_path / "answer.pdf")
+    assert "triangle" in text and "The goal" in text  # the third player's key; the rules
 
 
 @pytest.mark.parametrize(

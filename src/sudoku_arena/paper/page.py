@@ -10,7 +10,6 @@ click targets and selection overlays are hidden, and page backgrounds print whit
 from __future__ import annotations
 
 import re
-import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from html import escape
@@ -40,25 +39,119 @@ PAPERS: dict[str, Paper] = {
 PRINT_STYLE = (
     ".target, [data-action], [data-select], [data-from] { display: none }"
     " svg.board > rect:first-child { fill: #ffffff }"
-    # Large areas of ink made light: Citadel's wooden board, the fur around a cat.
+    # Large areas of ink made light: Citadel's wooden board, the fur around a cat (not
+    # in the rules' diagrams, whose words name the colours: "the brown squares").
     " svg.citadel > rect:nth-child(2) { fill: #ffffff }"
-    " svg.cat-sudoku rect[fill='#8a6f55'] { fill: #c4c4c4 }"
+    " svg.cat-sudoku:not(.rules-board) rect[fill='#8a6f55'] { fill: #c4c4c4 }"
     # Citadel tells its sides apart by colour only, and its blue and red print as the
-    # same grey: on paper red is hollow (white with a black ring), like Go's white stones.
-    " svg.citadel circle[fill='#d0392b'] { fill: #ffffff; stroke: #000000; stroke-width: 2 }"
-    " svg.citadel circle[fill='#d0392b'] + text { fill: #000000 }"
-    " svg.citadel rect[fill='#f5c0b9'] { fill: #ffffff; stroke: #000000 }"
+    # same grey: on a sheet red is hollow (white with a black ring), like Go's white
+    # stones; the rules' diagrams keep the red their captions speak of.
+    " svg.citadel:not(.rules-board) circle[fill='#d0392b']"
+    " { fill: #ffffff; stroke: #000000; stroke-width: 2 }"
+    " svg.citadel:not(.rules-board) circle[fill='#d0392b'] + text { fill: #000000 }"
+    " svg.citadel:not(.rules-board) rect[fill='#f5c0b9'] { fill: #ffffff; stroke: #000000 }"
     # One font for every renderer of the page (PDF and browser alike), where installed.
     " svg, text { font-family: 'DejaVu Sans', sans-serif }"
 )
 
 _SVG_OPEN = re.compile(r"<svg\b([^>]*)>", re.DOTALL)
+_PLACE = re.compile(r'\s(?:x|y|width|height)="[^"]*"')
 _VIEWBOX = re.compile(r'viewBox="\s*([-\d.]+)[\s,]+([-\d.]+)[\s,]+([-\d.]+)[\s,]+([-\d.]+)\s*"')
-#: Average advance of a DejaVu/Liberation sans glyph, as a share of the font size;
-#: used to wrap text before it reaches the right margin.
-_CHAR_WIDTH = 0.52
+#: Advance of each printable ASCII character (space to ``~``) in DejaVu Sans, the print
+#: font, in thousandths of the font size: styled text is wrapped by measuring it.
+_ADVANCE = (
+    318, 401, 460, 838, 636, 950, 780, 275, 390, 390, 500, 838, 318, 361, 318, 337, 636,
+    636, 636, 636, 636, 636, 636, 636, 636, 636, 337, 337, 838, 838, 838, 531, 1000, 684,
+    686, 698, 770, 632, 575, 775, 752, 295, 295, 656, 557, 863, 748, 787, 603, 787, 695,
+    635, 611, 732, 684, 989, 685, 611, 685, 390, 337, 390, 838, 500, 500, 613, 635, 550,
+    635, 615, 352, 635, 634, 278, 278, 579, 278, 974, 634, 612, 635, 635, 411, 521, 392,
+    634, 592, 818, 592, 592, 525, 636, 337, 636, 838,
+)  # fmt: skip
+#: Bold glyphs are wider (DejaVu Sans Bold: 10 % on average, here with room to spare);
+#: monospaced ones (DejaVu Sans Mono) are 0.602 of the size each.
+_BOLD = 1.14
+_MONO = 0.602
+#: The print font for code in the rules.
+MONO_FONT = "'DejaVu Sans Mono', monospace"
+#: Line height as a share of the font size.
+LEADING = 1.3
 #: Height kept for the footer line above the bottom margin.
 _FOOTER = 14.0
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    """A piece of text in one style."""
+
+    text: str
+    bold: bool = False
+    italic: bool = False
+    code: bool = False
+
+    def width(self, size: float) -> float:
+        """The width of the text at font size ``size``, in points."""
+        if self.code:
+            return len(self.text) * _MONO * size
+        em = sum(_ADVANCE[ord(c) - 32] if " " <= c <= "~" else 800 for c in self.text) / 1000
+        return em * size * (_BOLD if self.bold else 1.0)
+
+    def svg(self) -> str:
+        """The run as SVG text (a ``tspan`` when it has a style)."""
+        attrs = (
+            (' font-weight="bold"' if self.bold else "")
+            + (' font-style="italic"' if self.italic else "")
+            + (f' font-family="{MONO_FONT}"' if self.code else "")
+        )
+        return f"<tspan{attrs}>{escape(self.text)}</tspan>" if attrs else escape(self.text)
+
+
+#: A line of styled text.
+Line = list[Run]
+
+
+def wrap(runs: Sequence[Run], width: float, size: float) -> list[Line]:
+    """``runs`` broken into lines no wider than ``width`` at font size ``size``: at
+    spaces, a word kept whole (one longer than a line stands alone)."""
+    words: list[Line] = [[]]
+    for run in runs:
+        for k, part in enumerate(re.split(r"\s+", run.text)):
+            if k:
+                words.append([])  # a space ends the word
+            if part:
+                words[-1].append(Run(part, run.bold, run.italic, run.code))
+    space = Run(" ").width(size)
+    lines: list[Line] = []
+    line: Line = []
+    used = 0.0
+    for word in (w for w in words if w):
+        w = sum(r.width(size) for r in word)
+        if line and used + space + w > width:
+            lines.append(line)
+            line, used = [], 0.0
+        if line:  # the space takes the style of the words around it, or none
+            before, after = _style(line[-1]), _style(word[0])
+            line.append(Run(" ", *(before if before == after else (False, False, False))))
+            used += space
+        line += word
+        used += w
+    if line:
+        lines.append(line)
+    return [_merged(ln) for ln in lines]
+
+
+def _style(run: Run) -> tuple[bool, bool, bool]:
+    return run.bold, run.italic, run.code
+
+
+def _merged(line: Line) -> Line:
+    """Neighbouring runs of one style as one run (fewer ``tspan``)."""
+    out: Line = []
+    for run in line:
+        if out and _style(out[-1]) == _style(run):
+            out[-1] = Run(out[-1].text + run.text, *_style(run))
+        else:
+            out.append(run)
+    return out
 
 
 def svg_size(svg: str) -> tuple[float, float]:
@@ -71,12 +164,14 @@ def svg_size(svg: str) -> tuple[float, float]:
 
 
 def embed(svg: str, x: float, y: float, width: float, height: float) -> str:
-    """``svg`` placed in the box (x, y, width, height), scaled to fit, centred."""
+    """``svg`` placed in the box (x, y, width, height), scaled to fit, centred (a size
+    the drawing gives itself is replaced)."""
     head = _SVG_OPEN.search(svg)
     if head is None:
         raise ValueError("not an SVG drawing")
     attrs = f' x="{x:.2f}" y="{y:.2f}" width="{width:.2f}" height="{height:.2f}"'
-    return svg[: head.start()] + f"<svg{attrs}{head.group(1)}>" + svg[head.end() :]
+    own = _PLACE.sub("", head.group(1))
+    return svg[: head.start()] + f"<svg{attrs}{own}>" + svg[head.end() :]
 
 
 @dataclass
@@ -109,16 +204,38 @@ class Page:
 
     def text(self, text: str, size: float = 10, *, bold: bool = False, gap: float = 4) -> None:
         """One block of text, wrapped to the page width."""
-        weight = ' font-weight="bold"' if bold else ""
-        chars = max(10, int(self.width / (size * _CHAR_WIDTH)))
-        for line in textwrap.wrap(text, chars, break_on_hyphens=False) or [""]:
-            self.y += size
-            self.parts.append(
-                f'<text x="{self.left:.2f}" y="{self.y:.2f}" font-size="{size}"{weight}>'
-                f"{escape(line)}</text>"
-            )
-            self.y += size * 0.3
+        self.rich([Run(text, bold=bold)], size, gap=gap)
+
+    def rich(
+        self,
+        runs: Sequence[Run],
+        size: float = 10,
+        *,
+        indent: float = 0,
+        label: str = "",
+        gap: float = 4,
+    ) -> None:
+        """Styled text wrapped to the page width less ``indent``; ``label`` (a bullet,
+        an item's number) hangs in the indent before the first line."""
+        for k, line in enumerate(wrap(runs, self.width - indent, size)):
+            self.line(line, size, indent=indent, label="" if k else label)
         self.y += gap
+
+    def line(self, line: Line, size: float, *, indent: float = 0, label: str = "") -> None:
+        """One line of styled text (see :func:`wrap`), ``label`` hanging before it."""
+        x = self.left + indent
+        self.y += size
+        if label:
+            lx = x - Run(label).width(size) - size * 0.4
+            self.parts.append(
+                f'<text x="{lx:.2f}" y="{self.y:.2f}" font-size="{size}">{escape(label)}</text>'
+            )
+        self.parts.append(
+            f'<text x="{x:.2f}" y="{self.y:.2f}" font-size="{size}">'
+            + "".join(r.svg() for r in line)
+            + "</text>"
+        )
+        self.y += size * (LEADING - 1)
 
     def drawing(self, svg: str, max_height: float | None = None, gap: float = 10) -> None:
         """A game's drawing, as wide as the page allows (and at most ``max_height``)."""

@@ -20,8 +20,9 @@ from sudoku_arena.core.match import LogEntry
 from sudoku_arena.core.protocol import AnyGame
 from sudoku_arena.core.record import Record, replay
 from sudoku_arena.core.types import Outcome
+from sudoku_arena.paper.drawings import drawing, paper_view
 from sudoku_arena.paper.page import Page, Paper
-from sudoku_arena.paper.sheets import drawing, paper_view, sheet_id
+from sudoku_arena.paper.sheets import sheet_id
 
 _MOVE_SIZE = 8.0
 _MOVE_LINE = 10.5

@@ -1,10 +1,11 @@
 """Print-and-play sheets: per game, what a table needs to play on paper.
 
 Every board on a sheet is the game's own SVG drawing (its registered ``render_svg``) of
-the public view of the starting position, with no legal actions in it (nobody clicks
-on paper) and the print stylesheet of :mod:`sudoku_arena.paper.page`. Around it the
+the public view of the starting position, made for paper (:mod:`.drawings`: nothing to
+click, no screen prompts) under the print stylesheet of :mod:`.page`. Around it the
 sheet adds only paper furniture: the sheet's id and the command that enters a paper
-game afterwards, a rules box (the game's own summary), and boxes to write in.
+game afterwards, a rules box (the game's own summary), and boxes to write in. The
+rules in full follow the sheets of a printout (:mod:`.rules`).
 
 =============== ==========================================================================
 game            pages of one copy
@@ -12,7 +13,8 @@ game            pages of one copy
 Tic-Tac-Sudoku  the grid with its numbers, a rules box, a score tally
 Sudoku Warriors the hilltop map, a key per player, a battle tally
 Cat Sudoku      one sheet per player (the cat shape, the Wild Counter), scoring boxes
-SuDokuHex       the board and a score tally; a page of the tiles with cut lines
+SuDokuHex       the board with the starting tiles, the set-up steps, a score tally; a
+                page of the tiles with cut lines
 Citadel         the board at its size, a rules box
 =============== ==========================================================================
 """
@@ -20,46 +22,28 @@ Citadel         the board at its size, a rules box
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import NamedTuple
 
+from sudoku_arena.core.match import Match
 from sudoku_arena.core.protocol import AnyGame
-from sudoku_arena.core.registry import entry_of
 from sudoku_arena.core.types import JsonDict
 from sudoku_arena.grids.hex import hex_corners
-from sudoku_arena.paper.page import Page, Paper, embed, svg_size
+from sudoku_arena.paper.drawings import drawing, paper_view
+from sudoku_arena.paper.page import Page, Paper, Run
+
+
+class Copy(NamedTuple):
+    """One copy of a sheet: the game as ``load(id, seed=seed, **params)`` set it up."""
+
+    game: AnyGame
+    seed: int
+
 
 #: Builds the pages (SVG documents) of one copy of a game's sheet.
-SheetMaker = Callable[[AnyGame, Paper], list[str]]
+SheetMaker = Callable[[Copy, Paper], list[str]]
 
 #: Params a command line never needs to repeat: filled in by the game itself.
 _DERIVED = {"players", "sheet_sha256"}
-
-
-def paper_view(game: AnyGame, state: object, observer: int | None) -> JsonDict:
-    """``game.view(state, observer)`` with no legal actions: paper has nothing to click,
-    so no renderer draws targets or highlights for them."""
-    view = dict(game.view(state, observer))
-    view["legal"] = []
-    return view
-
-
-def drawing(game: AnyGame, view: JsonDict) -> str:
-    """The game's own SVG drawing of ``view``: its board, with its panel (scores, hands,
-    dice) beside it as on a screen, in one drawing."""
-    entry = entry_of(game)
-    board = entry.render_svg(view)
-    if entry.render_panel is None:
-        return board
-    panel = entry.render_panel(view)
-    bw, bh = svg_size(board)
-    pw, ph = svg_size(panel)
-    gap = 12.0
-    width, height = bw + gap + pw, max(bh, ph)
-    return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.2f} {height:.2f}">'
-        + embed(board, 0, 0, bw, bh)
-        + embed(panel, bw + gap, 0, pw, ph)
-        + "</svg>"
-    )
 
 
 def sheet_id(game: AnyGame) -> str:
@@ -78,11 +62,14 @@ def sheet_id(game: AnyGame) -> str:
     return ", ".join(parts)
 
 
-def play_command(game: AnyGame) -> str:
+def play_command(game: AnyGame, seed: int | None = None) -> str:
     """The ``sudoku-arena play`` command that sets up the same game for entering the
-    moves of a game played on this sheet (people in every seat)."""
+    moves of a game played on this sheet (people in every seat); with ``seed`` for a
+    sheet whose set-up the engine draws from it (SuDokuHex's starting tiles)."""
     params = game.params
     words = ["sudoku-arena play", game.spec.id, "--players", ",".join(["human"] * game.num_players)]
+    if seed is not None:
+        words += ["--seed", str(seed)]
     for spec in game.spec.params:
         if spec.name in _DERIVED or spec.name not in params:
             continue
@@ -97,23 +84,20 @@ def play_command(game: AnyGame) -> str:
     return " ".join(words)
 
 
-def _head(page: Page, game: AnyGame, title: str) -> None:
+def _head(page: Page, game: AnyGame, title: str, seed: int | None = None) -> None:
+    """The sheet's title and id, where its rules are, and the command that enters a game
+    played on it."""
     page.text(f"{game.spec.name}: {title}", 16, bold=True, gap=2)
     ident = sheet_id(game)
     if ident:
         page.text(ident, 8, gap=1)
-    page.text("To enter a game played on this sheet: " + play_command(game), 7, gap=8)
+    page.text("The rules in full, with diagrams: the last pages of this printout.", 8, gap=1)
+    page.text("To enter a game played on this sheet: " + play_command(game, seed), 7, gap=8)
 
 
 def _rules(page: Page, game: AnyGame, extra: list[str]) -> None:
-    page.frame(
-        [
-            game.spec.summary,
-            *extra,
-            f"Full rules: the game's page /rules/{game.spec.id} of the Sudoku Arena server "
-            "(sudoku-arena serve).",
-        ]
-    )
+    """The game in brief, for a table that knows it already."""
+    page.frame([game.spec.summary, *extra])
 
 
 def _footer(game: AnyGame) -> str:
@@ -123,8 +107,9 @@ def _footer(game: AnyGame) -> str:
     )
 
 
-def tic_tac_sudoku(game: AnyGame, paper: Paper) -> list[str]:
+def tic_tac_sudoku(copy: Copy, paper: Paper) -> list[str]:
     """The grid large enough to write in, the rules, a score tally."""
+    game = copy.game
     page = Page(paper)
     _head(page, game, "sheet")
     view = paper_view(game, game.initial_state(), None)
@@ -134,9 +119,10 @@ def tic_tac_sudoku(game: AnyGame, paper: Paper) -> list[str]:
     return [page.svg(_footer(game))]
 
 
-def sudoku_warriors(game: AnyGame, paper: Paper) -> list[str]:
+def sudoku_warriors(copy: Copy, paper: Paper) -> list[str]:
     """The hilltop map (provinces, villages and their resources), a key per player,
     a battle tally."""
+    game = copy.game
     page = Page(paper)
     _head(page, game, "map")
     view = paper_view(game, game.initial_state(), None)
@@ -154,9 +140,10 @@ def sudoku_warriors(game: AnyGame, paper: Paper) -> list[str]:
     return [page.svg(_footer(game))]
 
 
-def cat_sudoku(game: AnyGame, paper: Paper) -> list[str]:
+def cat_sudoku(copy: Copy, paper: Paper) -> list[str]:
     """One sheet per player: the cat, the dice and the Wild Counter (shared by the
     table: keep it on one sheet), and scoring boxes."""
+    game = copy.game
     pages = []
     state = game.initial_state()
     for seat in range(game.num_players):
@@ -178,23 +165,51 @@ def cat_sudoku(game: AnyGame, paper: Paper) -> list[str]:
     return pages
 
 
-def sudokuhex(game: AnyGame, paper: Paper) -> list[str]:
-    """The board with a score tally, then the tiles to cut out."""
-    state = game.initial_state()
-    view = paper_view(game, state, None)
+def sudokuhex(copy: Copy, paper: Paper) -> list[str]:
+    """The board with the starting tiles, the set-up step by step and a score tally;
+    then the tiles of the pile to cut out.
+
+    The starting tiles are where the engine puts them for this seed: the set-up a
+    match from the seed plays (``sudoku-arena play sudokuhex --seed N``, the printed
+    command). Only the public view is drawn: the hands dealt with it stay unseen."""
+    game, seed = copy
+    view = paper_view(game, Match(game, seed=seed).state, None)
     page = Page(paper)
-    _head(page, game, "board")
-    page.drawing(drawing(game, view), max_height=paper.height * 0.5)
-    _rules(page, game, ["Cut out the tiles of the next page; shuffle them face down."])
+    _head(page, game, "board", seed)
+    page.drawing(drawing(game, view), max_height=paper.height * 0.42)
+    page.text("Set-up", 10, bold=True, gap=2)
+    for k, step in enumerate(hex_setup(view), start=1):
+        page.rich([Run(step)], 9, indent=14, label=f"{k}.", gap=1)
+    page.y += 6
+    _rules(page, game, [])
     page.boxes(["player", "name", "points"], len(view["players"]), first=list(view["players"]))
-    return [page.svg(_footer(game)), _tiles(game, view, paper)]
+    return [page.svg(_footer(game)), _tiles(game, seed, view, paper)]
 
 
-def _tiles(game: AnyGame, view: JsonDict, paper: Paper) -> str:
+def hex_setup(view: JsonDict) -> list[str]:
+    """SuDokuHex's set-up at a table, step by step, for the public view of a game whose
+    starting tiles are on the board: where they are, what to do with the rest."""
+    starts = [f"{v} on {name}" for v, name in enumerate(view["start"], start=1)]
+    pile = sum(int(c) for c in view["unseen"])  # the pile and the hands, all face down
+    players = [str(p) for p in view["players"]]
+    first = players[int(view["turn"])]
+    who = "The player" if len(players) == 1 else f"Each player ({', '.join(players)})"
+    return [
+        f"Cut out the {pile} tiles of the next page along the dashed lines.",
+        f"The {len(starts)} starting tiles are printed on the board, each in its own "
+        f"honeycomb: {', '.join(starts)}.",
+        f"Turn the {pile} tiles face down and shuffle them: they are the pile.",
+        f"{who} draws one tile from the pile and keeps it secret.",
+        f"{first.capitalize()} plays first"
+        + ("." if len(players) == 1 else ", then the others in the order above."),
+    ]
+
+
+def _tiles(game: AnyGame, seed: int, view: JsonDict, paper: Paper) -> str:
     """Every tile of the pile (counts from the view's unseen tiles), as hexagons with
     dashed cut lines, the same shape as the board's hexes (``grids.hex``)."""
     page = Page(paper)
-    _head(page, game, "tiles (cut along the dashed lines)")
+    _head(page, game, "tiles (cut along the dashed lines)", seed)
     counts = [int(c) for c in view["unseen"]]
     radius = 30.0
     # A hexagon of the board's geometry, centred on the origin.
@@ -222,8 +237,9 @@ def _tiles(game: AnyGame, view: JsonDict, paper: Paper) -> str:
     return page.svg(_footer(game))
 
 
-def citadel(game: AnyGame, paper: Paper) -> list[str]:
+def citadel(copy: Copy, paper: Paper) -> list[str]:
     """The board at its size (fits a Go board's proportions), with the rules."""
+    game = copy.game
     page = Page(paper)
     _head(page, game, f"board {game.params.get('size')}x{game.params.get('size')}")
     view = paper_view(game, game.initial_state(), None)
