@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import re
 import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,7 +15,7 @@ from typing import Any
 import httpx
 import pytest
 from arena_helpers import LiveServer
-from paper_helpers import GAMES, pdftext, played
+from paper_helpers import GAMES, check_page, pdfinfo, pdftext, played, raster
 from PIL import Image, ImageChops, ImageFilter
 
 from services import chromium
@@ -99,3 +100,29 @@ def test_the_new_game_form_links_to_the_sheet_as_chosen(browser: Any, tmp_path: 
         assert answer.headers["content-type"] == "application/pdf"
         (tmp_path / "sheet.pdf").write_bytes(answer.content)
         assert "board 13x13" in pdftext(tmp_path / "sheet.pdf")
+
+
+def test_without_the_print_extra_the_browser_prints_the_sheet_itself(
+    browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After the README's install (no print extra) the Print sheet link opens a page the
+    browser prints: one printed page per sheet at the paper's size, in its margins, and
+    the line that says how to print left off the paper."""
+    monkeypatch.setitem(sys.modules, "cairosvg", None)  # as if it were not installed
+    pages = sheet_pages("citadel", {"size": 9}, 2, 1, PAPERS["letter"])
+    config = ServerConfig(database_url=f"sqlite:///{tmp_path}/a.sqlite3", bot_workers=0)
+    with LiveServer(config) as server:
+        page = browser.new_page()
+        page.goto(server.url + "/print/citadel?size=9&seed=2&paper=letter")
+        assert "Ctrl+P" in page.inner_text("body")
+        printed = tmp_path / "printed.pdf"
+        page.pdf(path=str(printed), prefer_css_page_size=True)
+        page.close()
+    info = pdfinfo(printed)
+    assert info.pages == len(pages) and (round(info.width), round(info.height)) == (612, 792)
+    text = pdftext(printed)
+    assert "Ctrl+P" not in text
+    sheets = text.split("\f")
+    assert "Citadel: board 9x9" in sheets[0] and "How it ends" in "".join(sheets[1:])
+    for k in range(1, info.pages + 1):
+        check_page(raster(printed, k))

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from sudoku_arena.cli.main import app
 from sudoku_arena.core.registry import load
-from sudoku_arena.paper import PAPERS, rules_pages
+from sudoku_arena.paper import INSTALL_COMMAND, PAPERS, rules_pages
 
 runner = CliRunner()
 #: Pages of the rules that follow the sheets.
@@ -119,7 +119,7 @@ def test_bad_input_is_one_line_and_leaves_no_file(tmp_path: Path) -> None:
         assert sorted(p.name for p in tmp_path.iterdir()) == ["corrupt.json", "wrong.json"]
 
 
-def test_without_the_print_extra_one_line_says_how_to_install_it(
+def test_without_the_print_extra_one_line_says_how_to_install_it_or_print_a_page(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setitem(sys.modules, "cairosvg", None)  # as if it were not installed
@@ -127,4 +127,11 @@ def test_without_the_print_extra_one_line_says_how_to_install_it(
     code, _, err = run("print", "citadel", "--out", str(out))
     assert code != 0 and not out.exists()
     lines = [line for line in err.splitlines() if line.strip()]
-    assert len(lines) == 1 and "sudoku-arena[print]" in lines[0]
+    assert len(lines) == 1 and INSTALL_COMMAND in lines[0] and "FILE.html" in lines[0]
+    # The same sheet and rules as a page a browser prints, without the extra.
+    page = tmp_path / "x.html"
+    code, stdout, err = run("print", "citadel", "--seed", "3", "--out", str(page))
+    assert code == 0, err
+    text = page.read_text()
+    count = len(re.findall(r'<svg class="sheet"', text))
+    assert count > 1 and f"{count} page(s) written" in stdout and "The goal" in text

@@ -1,8 +1,10 @@
 """The server's printouts: a sheet from the new-game page, a game from its game-over
-and replay pages, answered as PDF; bad parameters answered as the API's errors."""
+and replay pages, answered as PDF; bad parameters answered as the API's errors; and
+without the print extra, a page a browser prints."""
 
 from __future__ import annotations
 
+import html
 import re
 import sys
 import time
@@ -15,9 +17,12 @@ from fastapi.testclient import TestClient
 from paper_helpers import pdfinfo, pdftext
 
 from sudoku_arena.core.registry import load
-from sudoku_arena.paper import PAPERS, rules_pages
+from sudoku_arena.paper import INSTALL_COMMAND, PAPERS, rules_pages, sheet_pages
 from sudoku_arena.server import ServerConfig
 from sudoku_arena.server.app import create_app
+
+#: What a browser asks for when it follows a link.
+BROWSER = {"accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"}
 
 
 @pytest.fixture
@@ -96,12 +101,32 @@ def test_the_pages_link_to_the_printouts(client: TestClient) -> None:
     assert "/api/matches/${gameId}/print" in script and "/print/${encodeURIComponent" in script
 
 
-def test_without_the_print_extra_the_answer_says_how_to_install_it(
+def test_without_the_print_extra_a_browser_gets_the_pages_to_print(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """The print links work after the README's install: a browser gets the same pages
+    in one HTML page it prints itself, with a line saying how to get PDF files."""
     monkeypatch.setitem(sys.modules, "cairosvg", None)  # as if it were not installed
-    r = client.get("/print/citadel")
-    assert r.status_code == 503 and "sudoku-arena[print]" in r.text
+    r = client.get("/print/sudokuhex?seed=7&paper=letter", headers=BROWSER)
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/html")
+    assert "script-src" not in r.headers["content-security-policy"]  # none is needed
+    pages = sheet_pages("sudokuhex", {}, 7, 1, PAPERS["letter"])
+    assert r.text.count('<svg class="sheet"') == len(pages)
+    assert "size: 612.0pt 792.0pt" in r.text  # the print dialog's paper
+    assert f"<code>{html.escape(INSTALL_COMMAND, quote=False)}</code>" in r.text
+    assert "The goal" in r.text and "Set-up" in r.text and "Ctrl+P" in r.text
+    made = client.post("/api/matches", json={"game": "citadel"}).json()
+    r = client.get(f"/api/matches/{made['id']}/print", headers=BROWSER)
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/html")
+    assert "Citadel: game record" in r.text and INSTALL_COMMAND in html.unescape(r.text)
+
+
+def test_without_the_print_extra_a_program_gets_the_error(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "cairosvg", None)
     made = client.post("/api/matches", json={"game": "citadel"}).json()
     r = client.get(f"/api/matches/{made['id']}/print")
-    assert r.status_code == 503 and "sudoku-arena[print]" in r.json()["error"]["message"]
+    assert r.status_code == 503 and INSTALL_COMMAND in r.json()["error"]["message"]
+    r = client.get("/print/citadel", headers={"accept": "application/pdf"})
+    assert r.status_code == 503 and INSTALL_COMMAND in html.unescape(r.text)

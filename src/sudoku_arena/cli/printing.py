@@ -1,4 +1,5 @@
-"""``print``: a print-and-play sheet of a game, or a recorded game, as a PDF file."""
+"""``print``: a print-and-play sheet of a game with its rules, or a recorded game, as a
+PDF file, or as an HTML page a browser prints (``--out FILE.html``: no extra needed)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,9 @@ from sudoku_arena.core.types import JsonDict
 
 @app.command("print")
 def print_cmd(
-    out: Annotated[Path, typer.Option(help="the PDF file to write")],
+    out: Annotated[
+        Path, typer.Option(help="the file to write: PDF, or .html to print from a browser")
+    ],
     game: Annotated[str | None, typer.Argument(help="game id (see 'sudoku-arena list')")] = None,
     seed: Annotated[
         int | None, typer.Option(help="seed of the first copy's grid (copy i uses seed+i)")
@@ -37,16 +40,20 @@ def print_cmd(
         int, typer.Option("--game", help="with --record: which record of the file (0-based)")
     ] = 0,
 ) -> None:
-    """Print a fresh sheet to play a game on paper, or a recorded game, as PDF.
+    """Print a fresh sheet to play a game on paper (its rules follow), or a recorded
+    game, as PDF.
 
     Sheets: sudoku-arena print tic-tac-sudoku --copies 4 --out sheets.pdf. Records:
     sudoku-arena print --record game.json --out game.pdf. Players: --param players=N.
+    A file ending in .html is a page to print from a browser (no print extra needed).
     """
+    page = out.suffix.lower() in (".html", ".htm")
     try:
-        pp.require()
+        if not page:
+            pp.require()
         size = pp.paper_of(paper)
     except pp.PrintUnavailable as exc:
-        fail(str(exc))
+        fail(f"{exc}; or write --out FILE.html and print that from a browser")
     except ArenaError as exc:
         fail(f"--paper: {exc}")
     if record is not None and game is not None:
@@ -58,7 +65,7 @@ def print_cmd(
         if record is not None:
             rec = _pick(record, game_index)
             pages = pp.record_pages(rec, size)
-            title = f"{rec.game} game record"
+            title = f"{rec.game}: game record"
         else:
             assert game is not None
             extra: JsonDict = {"grid": grid}
@@ -68,14 +75,18 @@ def print_cmd(
             if seed is None:
                 seed = random.SystemRandom().randrange(2**31)
             pages = pp.sheet_pages(game, params, seed, copies, size)
-            title = f"{game} sheet"
+            title = f"{game}: sheet and rules"
     except (RecordError, ArenaError) as exc:
         fail(str(exc))
     try:
-        pp.write_pdf(out, pages, title)
+        if page:
+            pp.write_html(out, pages, size, title)
+        else:
+            pp.write_pdf(out, pages, title)
     except OSError as exc:
         fail(f"--out {out}: cannot write it: {exc.strerror}")
-    console.print(f"{len(pages)} page(s) written to {escape(str(out))}")
+    how = " (print it from a browser)" if page else ""
+    console.print(f"{len(pages)} page(s) written to {escape(str(out))}{how}")
 
 
 def _pick(file: Path, index: int) -> Record:

@@ -4,8 +4,9 @@
 see :mod:`~sudoku_arena.paper.sheets`) followed by its rules in full (see
 :mod:`~sudoku_arena.paper.rules`), ``record_pages`` a recorded game (see
 :mod:`~sudoku_arena.paper.record`). Pages are SVG documents laid out by
-:mod:`~sudoku_arena.paper.page` around the games' own drawings and turned into PDF by
-:mod:`~sudoku_arena.paper.pdf` (the optional ``print`` extra).
+:mod:`~sudoku_arena.paper.page` around the games' own drawings; they are turned into
+PDF by :mod:`~sudoku_arena.paper.pdf` (the optional ``print`` extra) or put in one HTML
+page a browser prints (:mod:`~sudoku_arena.paper.browser`, no extra needed).
 
 Layer: beside ``ai`` and ``testing``; imports ``core``, ``grids`` and the games'
 registered entries, nothing above.
@@ -17,13 +18,22 @@ from collections.abc import Mapping, Sequence
 
 from sudoku_arena.core.errors import InvalidParameterError
 from sudoku_arena.core.registry import load
+from sudoku_arena.paper.browser import html_document, write_html
 from sudoku_arena.paper.page import PAPERS, Paper
-from sudoku_arena.paper.pdf import INSTALL_HINT, PrintUnavailable, pdf_bytes, require, write_pdf
+from sudoku_arena.paper.pdf import (
+    INSTALL_COMMAND,
+    INSTALL_HINT,
+    PrintUnavailable,
+    pdf_bytes,
+    require,
+    write_pdf,
+)
 from sudoku_arena.paper.record import game_pages, record_pages
 from sudoku_arena.paper.rules import rules_pages
 from sudoku_arena.paper.sheets import SHEETS, Copy, play_command, sheet_id
 
 __all__ = [
+    "INSTALL_COMMAND",
     "INSTALL_HINT",
     "MAX_COPIES",
     "PAPERS",
@@ -33,6 +43,7 @@ __all__ = [
     "PrintUnavailable",
     "game_pages",
     "games_pages",
+    "html_document",
     "paper_of",
     "pdf_bytes",
     "play_command",
@@ -42,6 +53,7 @@ __all__ = [
     "sheet_games",
     "sheet_id",
     "sheet_pages",
+    "write_html",
     "write_pdf",
 ]
 

@@ -7,7 +7,7 @@ walking CairoSVG's internals. The join copies the pages unchanged (vector text s
 text, so ``pdftotext`` reads the grid id back).
 
 Both libraries belong to the optional ``print`` extra; :func:`require` says in one line
-how to install it when they are missing.
+how to install it when they are missing (:mod:`.browser` prints without them).
 """
 
 from __future__ import annotations
@@ -17,9 +17,11 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
+#: The command that installs the ``print`` extra in a clone (the README's install).
+INSTALL_COMMAND = "pip install -e '.[print]'"
 INSTALL_HINT = (
-    "printing needs the optional packages cairosvg and pypdf: "
-    "pip install 'sudoku-arena[print]' (and the cairo library, Debian: libcairo2)"
+    f"PDF files need the optional packages cairosvg and pypdf: {INSTALL_COMMAND} in the "
+    "project's folder (and the cairo library, Debian: libcairo2)"
 )
 
 
@@ -55,9 +57,14 @@ def pdf_bytes(pages: Sequence[str], title: str = "") -> bytes:
 
 
 def write_pdf(path: Path, pages: Sequence[str], title: str = "") -> None:
-    """Write the PDF of ``pages`` to ``path``: beside it first, then renamed into place,
-    so a failure at any page leaves no partial file (and an existing file unchanged)."""
-    data = pdf_bytes(pages, title)
+    """Write the PDF of ``pages`` to ``path``, whole or not at all (:func:`write_whole`):
+    a failure at any page leaves no partial file."""
+    write_whole(path, pdf_bytes(pages, title))
+
+
+def write_whole(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path``: beside it first, then renamed into place, so a failure
+    leaves no partial file (and an existing file unchanged)."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         tmp.write_bytes(data)

@@ -1,14 +1,15 @@
 """Print and play on the web: a game's sheet and a played game, served as PDF.
 
-``GET /print/{game}`` answers a fresh sheet (query: ``paper`` ``a4``/``letter``,
-``copies``, ``seed``, and any game parameter such as ``players=3`` or ``size=13``);
-``GET /api/matches/{id}/print`` answers the game as a record on paper. A running game
-is printed as a spectator sees it (public view, secret draws redacted); its hands and
-draws appear only once it is over (:mod:`sudoku_arena.paper.record`).
+``GET /print/{game}`` answers a fresh sheet and the game's rules (query: ``paper``
+``a4``/``letter``, ``copies``, ``seed``, and any game parameter such as ``players=3`` or
+``size=13``); ``GET /api/matches/{id}/print`` answers the game as a record on paper. A
+running game is printed as a spectator sees it (public view, secret draws redacted);
+its hands and draws appear only once it is over (:mod:`sudoku_arena.paper.record`).
 
-PDFs are made in a worker thread (CairoSVG is CPU-bound), from a snapshot of the game
-taken on the event loop. Without the ``print`` extra both answer 503 with one line
-saying how to install it.
+Pages are made in a worker thread (CairoSVG is CPU-bound), from a snapshot of the game
+taken on the event loop. Without the ``print`` extra there is no PDF, but a browser
+(which asks for HTML) gets the same pages in one HTML page it prints itself, with a
+line saying how to get PDF files; a program asking for the PDF gets 503 and that line.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import random
 from collections.abc import Callable
 
 from fastapi import APIRouter, Request
-from fastapi.responses import Response
+from fastapi.responses import HTMLResponse, Response
 from starlette.exceptions import HTTPException
 
 from sudoku_arena import paper as pp
@@ -36,20 +37,43 @@ _OWN = {"paper", "copies", "seed"}
 WEB_COPIES = 8
 
 
-def _pdf(data: bytes, name: str) -> Response:
+#: The printable page's own policy: styles inline, pictures as data, no script at all.
+_PAGE_HEADERS = {
+    "content-security-policy": (
+        "default-src 'none'; style-src 'unsafe-inline'; img-src data:; "
+        "frame-ancestors 'none'; base-uri 'none'"
+    ),
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "no-referrer",
+    "x-frame-options": "DENY",
+}
+
+
+def _browser(request: Request) -> bool:
+    """Whether a browser navigates here (it asks for a page), not a program fetching the
+    PDF."""
+    return "text/html" in request.headers.get("accept", "")
+
+
+async def _printout(
+    request: Request, pages: Callable[[], list[str]], paper: pp.Paper, title: str, name: str
+) -> Response:
+    """The PDF of ``pages`` named ``name``; without the ``print`` extra, the same pages
+    as an HTML page for a browser to print, or 503 saying how to install the extra."""
+    try:
+        pp.require()
+    except pp.PrintUnavailable as exc:
+        if not _browser(request):
+            raise HTTPException(503, str(exc)) from None
+        note = f"For a PDF file instead (on the server): {exc}."
+        text = await asyncio.to_thread(lambda: pp.html_document(pages(), paper, title, note))
+        return HTMLResponse(text, headers=_PAGE_HEADERS)
+    data = await asyncio.to_thread(lambda: pp.pdf_bytes(pages(), title))
     return Response(
         data,
         media_type="application/pdf",
         headers={"content-disposition": f'inline; filename="{name}"'},
     )
-
-
-async def _make(build: Callable[[], bytes]) -> bytes:
-    try:
-        pp.require()
-    except pp.PrintUnavailable as exc:
-        raise HTTPException(503, str(exc)) from None
-    return await asyncio.to_thread(build)
 
 
 def _int(query: JsonDict, name: str, default: int) -> int:
@@ -78,8 +102,10 @@ async def print_sheet(game: str, request: Request) -> Response:
     params = {k: v for k, v in query.items() if k not in _OWN and v != ""}
     # Set up (and refuse bad parameters: 422) before going to the worker thread.
     games = pp.sheet_games(game, params, seed, copies)
-    data = await _make(lambda: pp.pdf_bytes(pp.games_pages(games, size)))
-    return _pdf(data, f"{game}-sheet.pdf")
+    title = f"{games[0].game.spec.name}: sheet and rules"
+    return await _printout(
+        request, lambda: pp.games_pages(games, size), size, title, f"{game}-sheet.pdf"
+    )
 
 
 @router.get("/api/matches/{game_id}/print", include_in_schema=False)
@@ -97,5 +123,10 @@ async def print_match(game_id: str, request: Request) -> Response:
     # A snapshot: the game may move on while the pages are drawn.
     game, state, log = lg.game, lg.state, list(lg.log)
     names = [s.name for s in lg.seats]
-    data = await _make(lambda: pp.pdf_bytes(pp.game_pages(game, state, log, names, outcome, size)))
-    return _pdf(data, f"{lg.spec.id}-{lg.id}.pdf")
+    return await _printout(
+        request,
+        lambda: pp.game_pages(game, state, log, names, outcome, size),
+        size,
+        f"{lg.spec.name}: game {lg.id}",
+        f"{lg.spec.id}-{lg.id}.pdf",
+    )
