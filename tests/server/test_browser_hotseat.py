@@ -84,3 +84,29 @@ def test_a_hot_seat_page_hides_the_waiting_players_tile(sqlite_url: str, browser
         assert first == second
         mine = live.game.view(live.state, mover)["hand"]
         assert "Your tile" in first[1] and str(mine) in first[1]
+
+
+@pytest.mark.parametrize("size", [(390, 844), (1280, 800)])
+def test_the_cover_holds_its_button_and_its_words(
+    sqlite_url: str, browser: Any, size: tuple[int, int]
+) -> None:
+    """The cover's text and "Show my board" lie inside the cover's box, on a phone and
+    on a desktop (the button used to hang out of a cover shorter than itself)."""
+    config = ServerConfig(database_url=sqlite_url, bot_workers=0, bot_delay=0.0)
+    with LiveServer(config) as server:
+        made = create(server.url, game="sudokuhex", mode="hotseat", params={"players": 2})
+        page = browser.new_page(viewport={"width": size[0], "height": size[1]})
+        page.goto(server.url + made["hotseat_url"])
+        page.wait_for_selector("#cover-show:visible")
+        cover = page.locator("#cover").bounding_box()
+        assert cover is not None
+        for part in ("#cover-show", "#cover-text"):
+            box = page.locator(part).bounding_box()
+            assert box is not None
+            assert cover["x"] <= box["x"] and box["x"] + box["width"] <= cover["x"] + cover["width"]
+            assert cover["y"] <= box["y"], (part, box, cover)
+            assert box["y"] + box["height"] <= cover["y"] + cover["height"], (part, box, cover)
+        # Nothing else is drawn over the button: a tap on its middle reaches it.
+        page.click("#cover-show")
+        page.wait_for_selector("#board svg")
+        page.close()
