@@ -1,4 +1,6 @@
-"""A two-step move made by clicking, in chromium: a Sudoku Warriors bid of two villages.
+"""A two-step move made by clicking, in chromium: a Sudoku Warriors bid of two villages
+(and a Cat Sudoku square clicked before its value: the request to choose one goes once
+chosen).
 
 The bid is made as a player makes it: a click in the middle of the first village, then
 one in the middle of the second (not on the thin outline drawn for the second step),
@@ -128,4 +130,22 @@ def test_the_step_line_goes_with_escape(server: LiveServer, browser: Any) -> Non
     page.wait_for_selector("#step", state="hidden")
     assert page.locator("#board .selected").count() == 0
     assert _bids_of_seat_0(server, made["id"]) == before  # and nothing was played
+    page.close()
+
+
+def test_choosing_the_value_clears_the_request_to_choose_one(
+    server: LiveServer, browser: Any
+) -> None:
+    """Cat Sudoku: a square clicked before a value asks for the value first; choosing
+    one takes that request off the screen (it used to stay until something else)."""
+    made = create(server.url, game="cat-sudoku", params={"players": 2})
+    page = browser.new_page(viewport=DESKTOP)
+    page.goto(server.url + made["seats"][0]["url"])
+    page.wait_for_selector("#game-panel [data-select].live")
+    page.locator("#board .tryable").first.click()
+    page.wait_for_selector("#notice:not([hidden])")
+    assert "Choose a value first" in page.inner_text("#notice")
+    page.locator("#game-panel [data-select].live").first.click()
+    page.wait_for_selector("#game-panel [data-select].selected")
+    page.wait_for_selector("#notice", state="hidden")
     page.close()

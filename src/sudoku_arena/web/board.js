@@ -13,6 +13,8 @@ import { send } from "./connection.js";
 import { info, st } from "./state.js";
 import { $, hide, notice, playerLabel, showBoard } from "./util.js";
 
+const CHOOSE_FIRST = "Choose a value first, then the square.";
+
 /**
  * Draws the position for `seat` and wires its places: live targets play, selectable
  * elements select, places that cannot be played ask for the engine's reason.
@@ -67,6 +69,8 @@ export function drawBoard(seat, head, svg, panelSvg, over) {
       if (!canAct) continue;
       makeTarget(t, () => {
         st.selected = st.selected === key ? null : key;
+        // The value asked for is chosen now: its request must not stay on screen.
+        if (st.selected !== null && $("notice").textContent === CHOOSE_FIRST) notice("");
         applySelection();
       });
     }
@@ -77,7 +81,7 @@ export function drawBoard(seat, head, svg, panelSvg, over) {
         ev.stopPropagation();
         const template = t.getAttribute("data-try") || "";
         if (template.includes("{sel}")) {
-          if (!st.selected) { notice("Choose a value first, then the square.", "error"); return; }
+          if (!st.selected) { notice(CHOOSE_FIRST, "error"); return; }
           send(seat, ply, template.replace("{sel}", st.selected), true);
         } else {
           send(seat, ply, template, true);
