@@ -34,8 +34,13 @@ def _page(browser: Any, url: str, *, accept: bool = True) -> Any:
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.on("dialog", lambda d: d.accept() if accept else d.dismiss())
+    # What the console shows as errors, failed requests included ("the server
+    # responded with a status of 409"): an expected situation must not look like one.
+    console: list[str] = []
+    page.on("console", lambda m: console.append(m.text) if m.type == "error" else None)
     page.goto(url)
     page.errors = errors
+    page.console_errors = console
     return page
 
 
@@ -93,6 +98,7 @@ def test_a_second_device_asks_before_taking_the_seat(live: LiveServer, browser: 
     assert not phone.locator("#resign").is_visible()
     for page in (phone, refusing, laptop):
         assert page.errors == []
+        assert page.console_errors == []
 
 
 def test_the_creator_keeps_only_his_own_seat_and_replaces_a_lost_invite(

@@ -19,10 +19,13 @@ def _device() -> str:
     return secrets.token_urlsafe(16)
 
 
-def _claim(c: httpx.Client, gid: str, token: str, device: str, move: bool = False) -> Any:
-    return c.post(
-        f"/api/matches/{gid}/claim", json={"token": token, "device": device, "move": move}
-    )
+def _claim(
+    c: httpx.Client, gid: str, token: str, device: str, move: bool = False, ask: bool = False
+) -> Any:
+    body = {"token": token, "device": device, "move": move}
+    if ask:
+        body["ask"] = True
+    return c.post(f"/api/matches/{gid}/claim", json=body)
 
 
 def _state(c: httpx.Client, gid: str, token: str, device: str | None = None) -> httpx.Response:
@@ -38,12 +41,19 @@ def test_a_link_is_claimed_once_and_moving_it_tells_the_other_device(server: Liv
     t0, t1 = (s["token"] for s in made["seats"])
     phone, laptop = _device(), _device()
     with server.client() as c:
-        assert _claim(c, gid, t1, phone).json() == {"seat": 1, "moved": False}
-        assert _claim(c, gid, t1, phone).json() == {"seat": 1, "moved": False}  # same device
+        mine = {"seat": 1, "moved": False, "elsewhere": False}
+        assert _claim(c, gid, t1, phone).json() == mine
+        assert _claim(c, gid, t1, phone).json() == mine  # same device
         assert c.get(f"/api/matches/{gid}").json()["claimed"] == [False, True]
         taken = _claim(c, gid, t1, laptop)
         assert taken.status_code == 409 and taken.json()["error"]["code"] == "seat_elsewhere"
         assert "another device" in taken.json()["error"]["message"]
+        # A browser asks first: the same news as an answer (no error in its console),
+        # and nothing changes.
+        asked = _claim(c, gid, t1, laptop, ask=True)
+        assert asked.status_code == 200
+        assert asked.json() == {"seat": 1, "moved": False, "elsewhere": True}
+        assert _claim(c, gid, t1, laptop).status_code == 409  # the phone still holds it
         # Holding the link is not enough on another device: not over the socket...
         other = Player(server.ws_url, gid, [t1], device=laptop)
         assert other.seats == []
@@ -59,7 +69,8 @@ def test_a_link_is_claimed_once_and_moving_it_tells_the_other_device(server: Liv
         assert host.act(host.state[0]["view"]["legal"][0], 0)["type"] == "ack"
         on_phone.wait_ply(1)
         # The player moves the seat to the laptop: the phone is told, and watches.
-        assert _claim(c, gid, t1, laptop, move=True).json() == {"seat": 1, "moved": True}
+        moving = _claim(c, gid, t1, laptop, move=True).json()
+        assert moving == {"seat": 1, "moved": True, "elsewhere": False}
         moved = on_phone.wait("seat_moved")
         assert moved["seat"] == 1 and "another device" in moved["text"]
         refused = on_phone.act(on_phone.state[1]["view"]["legal"][0], 1, seat=1, msg_id=4)

@@ -39,6 +39,7 @@ from sudoku_arena.server.clock import TimeControl
 from sudoku_arena.server.errors import ApiError, error_body, install
 from sudoku_arena.server.fanout import RedisFanout
 from sudoku_arena.server.live import (
+    ActionRefused,
     GameUnavailable,
     LiveGame,
     draw_page,
@@ -594,12 +595,18 @@ def create_app(config: ServerConfig | None = None, *, arena: Arena | None = None
     async def match_claim(game_id: str, body: ClaimRequest) -> ClaimResponse:
         """Claim a seat's link for this device (the first device to open a link keeps
         it). Another device's claim is refused (409 ``seat_elsewhere``) unless ``move``:
-        then the seat moves here and the other device is told it lost it."""
+        then the seat moves here and the other device is told it lost it. With ``ask``
+        that refusal is the answer ``elsewhere`` (200, nothing changed)."""
         lg = await get_game(game_id)
         seat = seat_of(lg, body.token)
-        moved = await the_arena().seating.claim(
-            lg, seat, hash_token(body.token), hash_token(body.device), move=body.move
-        )
+        try:
+            moved = await the_arena().seating.claim(
+                lg, seat, hash_token(body.token), hash_token(body.device), move=body.move
+            )
+        except ActionRefused as exc:
+            if body.ask and exc.code == "seat_elsewhere":
+                return ClaimResponse(seat=seat, moved=False, elsewhere=True)
+            raise
         return ClaimResponse(seat=seat, moved=moved)
 
     @app.post(

@@ -185,6 +185,12 @@ class ClaimRequest(_Strict):
     token: str = Field(min_length=1, max_length=100, description="the seat's token (its link)")
     device: str = DEVICE
     move: bool = Field(default=False, description="take the seat from the device holding it")
+    ask: bool = Field(
+        default=False,
+        description="when another device holds the seat (and not `move`), answer 200 with "
+        "`elsewhere` instead of refusing with 409 `seat_elsewhere`: a browser asks its user "
+        "whether to move the seat, an expected answer that is no error",
+    )
 
 
 class InviteRequest(_Strict):
@@ -318,6 +324,11 @@ class LobbyEntry(BaseModel):
 class ClaimResponse(BaseModel):
     seat: int
     moved: bool = Field(description="the seat was taken from another device (which was told)")
+    elsewhere: bool = Field(
+        default=False,
+        description="asked with `ask`: another device holds the seat, nothing changed (claim "
+        "again with `move` to take it)",
+    )
 
 
 class SeatToken(BaseModel):

@@ -3,33 +3,40 @@
 // opened again whenever it drops.
 
 import { st } from "./state.js";
-import { $, ApiError, api, device, notice } from "./util.js";
+import { $, api, device, notice } from "./util.js";
 
 /**
  * Each seat link is claimed for this device before connecting; a seat held by another
- * device moves here only if the person says so (that device is told).
+ * device moves here only if the person says so (that device is told). The first claim
+ * asks ("ask"): a seat held elsewhere is an expected answer, not a 409 in the console.
  */
 export async function claimSeats() {
   /** @type {string[]} */
   const kept = [];
   for (const t of st.tokens) {
     /** @param {boolean} move */
-    const claim = async (move) => /** @type {{seat: number}} */ (
+    const claim = async (move) => /** @type {{seat: number, elsewhere?: boolean}} */ (
       await api(`/api/matches/${encodeURIComponent(st.gameId)}/claim`,
-        { json: { token: t, device: device(), move } }));
+        { json: { token: t, device: device(), move, ask: !move } }));
+    let first;
     try {
-      st.tokenOf[(await claim(false)).seat] = t;
-      kept.push(t);
+      first = await claim(false);
     } catch (e) {
-      if (!(e instanceof ApiError) || e.code !== "seat_elsewhere") { kept.push(t); continue; }
-      const ask = "This seat is being played on another device. Play it on this device " +
-        "instead? The other device will be told, and can only watch from then on.";
-      if (!confirm(ask)) { notice("This seat is played on another device: you are watching here.", "info"); continue; }
-      try {
-        st.tokenOf[(await claim(true)).seat] = t;
-        kept.push(t);
-      } catch (e2) { notice(/** @type {Error} */ (e2).message, "error"); }
+      kept.push(t); // a link the server refuses: the socket says why
+      continue;
     }
+    if (!first.elsewhere) {
+      st.tokenOf[first.seat] = t;
+      kept.push(t);
+      continue;
+    }
+    const ask = "This seat is being played on another device. Play it on this device " +
+      "instead? The other device will be told, and can only watch from then on.";
+    if (!confirm(ask)) { notice("This seat is played on another device: you are watching here.", "info"); continue; }
+    try {
+      st.tokenOf[(await claim(true)).seat] = t;
+      kept.push(t);
+    } catch (e2) { notice(/** @type {Error} */ (e2).message, "error"); }
   }
   st.tokens = kept;
 }
