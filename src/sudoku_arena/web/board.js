@@ -112,10 +112,11 @@ export function drawBoard(seat, head, svg, panelSvg, over) {
 
 /**
  * A clickable element: a button for keyboards and screen readers, named by its title.
+ * (The tutorial page, tutorial.js, makes its targets with it too.)
  * @param {Element} t
  * @param {() => void} go
  */
-function makeTarget(t, go) {
+export function makeTarget(t, go) {
   t.classList.add("live");
   t.setAttribute("tabindex", "-1");
   t.setAttribute("role", "button");
