@@ -56,9 +56,7 @@ from sudoku_arena.server.models import MAX_ACTION, MAX_TOKENS
 from sudoku_arena.server.seating import SEAT_ELSEWHERE
 
 
-def ws_error(
-    code: str, message: str, msg_id: object = None, rulings: tuple[str, ...] = ()
-) -> str:
+def ws_error(code: str, message: str, msg_id: object = None, rulings: tuple[str, ...] = ()) -> str:
     """An error message for the client; ``rulings``: the IDs of the rules behind it."""
     out: JsonDict = {"type": "error", "code": code, "message": message, "id": msg_id}
     if rulings:
