@@ -130,3 +130,48 @@ def test_the_creator_keeps_only_his_own_seat_and_replaces_a_lost_invite(
     )
     assert old.status_code == 403  # the lost link no longer works
     assert page.errors == []
+
+
+def _continue_link(page: Any) -> None:
+    page.wait_for_selector("#continue-show:visible")
+    page.click("#continue-show")
+    page.wait_for_selector("#continue-link button")
+
+
+def test_copy_says_copied_and_a_refusing_clipboard_says_so(live: LiveServer, browser: Any) -> None:
+    made = create(live.url)
+    link = live.url + made["seats"][0]["url"]
+    context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
+    page = context.new_page()
+    page.goto(link)
+    _continue_link(page)
+    button = page.locator("#continue-link button")
+    assert button.inner_text() == "Copy"
+    button.click()
+    page.wait_for_function(
+        "() => document.querySelector('#continue-link button').textContent === 'Copied'"
+    )
+    # A screen reader hears it too (the live region), and the clipboard has the link.
+    assert page.inner_text("#announce") == "Link copied."
+    copied = page.evaluate("() => navigator.clipboard.readText()")
+    assert copied == page.input_value("#continue-link input") and "#t=" in copied
+    assert not page.locator("#notice").is_visible()
+    context.close()
+
+    # A clipboard that refuses: the link stays selected and the page says what to do.
+    context = browser.new_context()
+    context.add_init_script(
+        "Object.defineProperty(navigator, 'clipboard', {value: {writeText: () =>"
+        " Promise.reject(new Error('not allowed'))}})"
+    )
+    page = context.new_page()
+    page.on("dialog", lambda d: d.accept())  # another device: it takes the seat over
+    page.goto(link)
+    _continue_link(page)
+    page.click("#continue-link button")
+    page.wait_for_selector("#notice:not([hidden])")
+    assert "could not be copied" in page.inner_text("#notice")
+    assert page.locator("#continue-link button").inner_text() == "Copy"
+    # The link is selected, ready for Ctrl+C.
+    assert page.evaluate("() => document.activeElement.tagName") == "INPUT"
+    context.close()

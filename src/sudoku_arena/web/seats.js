@@ -27,11 +27,42 @@ export function takeNewLinks() {
  */
 function linkField(url, label) {
   const input = el("input", { readonly: true, value: url, "aria-label": label });
-  return [input, el("button", { type: "button", text: "Copy", onclick: () => {
-    input.select();
-    if (navigator.clipboard) navigator.clipboard.writeText(url).catch(() => {});
-    else document.execCommand("copy");
-  } })];
+  const button = el("button", { type: "button", text: "Copy", onclick: () => copy(input, button, url) });
+  return [input, button];
+}
+
+/** @type {ReturnType<typeof setTimeout> | undefined} */
+let copiedTimer;
+
+/**
+ * Copies a link and says whether it worked: "Copied" on the button for a moment (and
+ * in the live region, since a button's new text is not read out); a clipboard that
+ * refuses (no permission, an old browser) leaves the link selected, with a message.
+ * @param {HTMLInputElement} input
+ * @param {HTMLButtonElement} button
+ * @param {string} url
+ */
+async function copy(input, button, url) {
+  input.select();
+  let done = false;
+  try {
+    if (navigator.clipboard) {
+      await navigator.clipboard.writeText(url);
+      done = true;
+    } else {
+      done = document.execCommand("copy");
+    }
+  } catch (e) { done = false; }
+  if (!done) {
+    notice("The link could not be copied: it is selected, copy it with your keyboard or menu.", "error");
+    return;
+  }
+  for (const b of document.querySelectorAll("button.copied")) { b.textContent = "Copy"; b.classList.remove("copied"); }
+  button.textContent = "Copied";
+  button.classList.add("copied");
+  $("announce").textContent = "Link copied.";
+  clearTimeout(copiedTimer);
+  copiedTimer = setTimeout(() => { button.textContent = "Copy"; button.classList.remove("copied"); }, 2500);
 }
 
 /**
