@@ -172,3 +172,27 @@ def test_two_click_actions_and_off_board_buttons(
         page.screenshot(path=str(shots / "10-cat-sudoku-two-clicks.png"))
         stored = server.arena.storage.load_game(made["id"])
         assert sum(1 for _, actor, _ in stored.actions if actor == 0) >= clicks
+
+
+def test_from_a_game_card_to_start_by_keyboard_in_a_few_tabs(sqlite_url: str, browser: Any) -> None:
+    """A keyboard player's path from a game's card to "Start the game": Play on the
+    card, then at most four Tabs (it took twelve), and Enter starts that game."""
+    config = ServerConfig(database_url=sqlite_url, bot_workers=0, bot_delay=0.0)
+    with LiveServer(config) as server:
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.goto(server.url + "/")
+        page.wait_for_selector("#f-seats .seat-row")
+        card = page.locator(".card", has_text="Sudoku Warriors")
+        play = card.locator("button", has_text="Play")
+        play.focus()
+        page.keyboard.press("Enter")
+        assert page.input_value("#f-game") == "sudoku-warriors"
+        tabs = 0
+        while page.evaluate("() => document.activeElement.id") != "f-start":
+            assert tabs < 4, f"Start is more than {tabs} Tabs from the card"
+            page.keyboard.press("Tab")
+            tabs += 1
+        page.keyboard.press("Enter")
+        page.wait_for_url("**/play/**")
+        page.wait_for_selector("#board svg")
+        assert page.inner_text("#title") == "Sudoku Warriors"

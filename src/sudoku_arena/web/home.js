@@ -36,7 +36,8 @@ export async function home() {
       el("p", { text: g.summary }),
       el("div", { class: "buttons" },
         el("button", { class: "primary", type: "button", text: "Play",
-          onclick: () => { selectGame(g.id); $("new-game").scrollIntoView({ behavior: "smooth" }); } }),
+          "aria-label": `Play ${g.name}`,
+          onclick: () => playFromCard(g.id) }),
         el("a", { class: "button", href: `/rules/${encodeURIComponent(g.id)}`, text: "Full rules" }))));
   }
   const sel = $input("f-game");
@@ -120,6 +121,18 @@ export async function home() {
     renderParams(g);
   }
   sel.addEventListener("change", () => selectGame(sel.value));
+
+  /**
+   * A card's Play: the form set to that game, and the keyboard at its Start button
+   * (Enter starts with the defaults; Shift+Tab goes back through the options). The
+   * focus stayed on the card before, a dozen Tabs away from Start.
+   * @param {string} id
+   */
+  function playFromCard(id) {
+    selectGame(id);
+    $("new-game").scrollIntoView({ behavior: "smooth" });
+    $("f-start").focus({ preventScroll: true });
+  }
   $("f-players").addEventListener("change", renderSeats);
   // The sheet of the game as chosen: its player count and the options filled in.
   const print = /** @type {HTMLAnchorElement} */ ($("f-print"));
