@@ -278,6 +278,34 @@ def _panel(view: JsonDict, x0: float, y0: float) -> tuple[list[str], float]:
             f'fill="{color}" stroke="#222" stroke-width="1"><title>{escape(name)}: space '
             f"{pos}, {view['laps'][seat]} stone(s)</title></circle>"
         )
+    # The tile in hand beside the ring, at the top: the one thing a player decides
+    # with, in sight on a phone where the panel starts below the board.
+    hand = view["hand"]
+    if view["observer"] is not None:
+        tx, ty = x0 + 215, y0 + 62
+        out.append(
+            f'<g class="hand"><text x="{tx:.1f}" y="{y0 + 32:.1f}" text-anchor="middle" '
+            'font-size="14">Your tile</text>'
+        )
+        if hand:
+            corners = tuple(
+                (
+                    tx + 20 * math.cos(math.radians(60 * k - 90)),
+                    ty + 20 * math.sin(math.radians(60 * k - 90)),
+                )
+                for k in range(6)
+            )
+            out.append(
+                f'<polygon points="{_poly(corners)}" fill="#fffaf0" stroke="#6b6354" '
+                f'stroke-width="1.5"/><text x="{tx:.1f}" y="{ty + 7:.1f}" '
+                f'text-anchor="middle" font-size="20" font-weight="bold">{hand}</text>'
+            )
+        else:
+            out.append(
+                f'<text x="{tx:.1f}" y="{ty + 6:.1f}" text-anchor="middle" font-size="14">'
+                "none</text>"
+            )
+        out.append("</g>")
     y = cy + rad + 48
     for seat, name in enumerate(players):
         color = _COLORS.get(name, "#888")
@@ -296,26 +324,6 @@ def _panel(view: JsonDict, x0: float, y0: float) -> tuple[list[str], float]:
             )
         y += 22
     y += 8
-    hand = view["hand"]
-    if view["observer"] is not None:
-        out.append(f'<text x="{x0:.1f}" y="{y + 22:.1f}" font-size="14">Your tile</text>')
-        tx, ty = x0 + 100, y + 16
-        if hand:
-            corners = tuple(
-                (
-                    tx + 20 * math.cos(math.radians(60 * k - 90)),
-                    ty + 20 * math.sin(math.radians(60 * k - 90)),
-                )
-                for k in range(6)
-            )
-            out.append(
-                f'<polygon points="{_poly(corners)}" fill="#fffaf0" stroke="#6b6354" '
-                f'stroke-width="1.5"/><text x="{tx:.1f}" y="{ty + 7:.1f}" '
-                f'text-anchor="middle" font-size="20" font-weight="bold">{hand}</text>'
-            )
-        else:
-            out.append(f'<text x="{tx:.1f}" y="{ty + 6:.1f}" font-size="14">none</text>')
-        y += 44
     out.append(
         f'<text x="{x0:.1f}" y="{y + 16:.1f}" font-size="13">Tiles left in the pile: '
         f"{view['tiles_left']}</text>"
