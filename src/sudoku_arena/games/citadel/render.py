@@ -253,6 +253,17 @@ def _target(shape: str, attrs: str, title: str) -> str:
     )
 
 
+def _tapped(data: str, x: float, y: float, mark: str, title: str) -> str:
+    """A target whose mark is drawn small (a recruit, a step, a wall), in a group with a
+    transparent circle as wide as a citadel's: a finger hits it as easily, and it stays
+    inside its point, clear of the neighbours' targets."""
+    return (
+        f'<g class="target" {data} style="cursor:pointer">'
+        f'<circle cx="{x}" cy="{y}" r="{_U * 0.45}" fill="#000" fill-opacity="0"/>'
+        f"{mark}<title>{escape(title)}</title></g>"
+    )
+
+
 def _tries(view: JsonDict, xy: object) -> list[str]:
     """Empty points that take no placement or recruit now carry ``data-try`` with that
     action, so a click there asks the engine why not (drawn first: legal targets on top)."""
@@ -303,10 +314,12 @@ def _targets(view: JsonDict, xy: object) -> list[str]:
             cell = act[1:]
             x, y = xy(cell)
             out.append(
-                _target(
-                    "circle",
-                    f'data-action="{a}" cx="{x}" cy="{y}" r="{_U * 0.3}" fill="{color}" '
-                    f'fill-opacity="0.3" stroke="{color}" stroke-dasharray="3 2"',
+                _tapped(
+                    f'data-action="{a}"',
+                    x,
+                    y,
+                    f'<circle cx="{x}" cy="{y}" r="{_U * 0.3}" fill="{color}" '
+                    f'fill-opacity="0.3" stroke="{color}" stroke-dasharray="3 2"/>',
                     f"recruit a warrior on {cell} (2 credits)",
                 )
             )
@@ -325,11 +338,12 @@ def _targets(view: JsonDict, xy: object) -> list[str]:
             cell = act.split()[1]
             x, y = xy(cell)
             later.append(
-                _target(
-                    "rect",
-                    f'data-action="{a}" data-from="walls" x="{x + _U / 2 - 7}" '
-                    f'y="{y - _U / 2 - 7}" width="14" height="14" fill="#6b6259" '
-                    f'fill-opacity="0.6" stroke="#2e2a26"',
+                _tapped(
+                    f'data-action="{a}" data-from="walls"',
+                    x + _U / 2,
+                    y - _U / 2,
+                    f'<rect x="{x + _U / 2 - 7}" y="{y - _U / 2 - 7}" width="14" height="14" '
+                    f'fill="#6b6259" fill-opacity="0.6" stroke="#2e2a26"/>',
                     f"build a wall on square {cell} (1 credit)",
                 )
             )
@@ -352,18 +366,26 @@ def _targets(view: JsonDict, xy: object) -> list[str]:
             frm, to = act.split(sep)
             x, y = xy(to)
             if sep == "-":
-                shape = (
-                    f'cx="{x}" cy="{y}" r="{_U * 0.22}" fill="{color}" fill-opacity="0.45" '
-                    f'stroke="{color}"'
+                later.append(
+                    _tapped(
+                        f'data-action="{a}" data-from="{frm}"',
+                        x,
+                        y,
+                        f'<circle cx="{x}" cy="{y}" r="{_U * 0.22}" fill="{color}" '
+                        f'fill-opacity="0.45" stroke="{color}"/>',
+                        f"move {frm} to {to} (1 credit)",
+                    )
                 )
-                title = f"move {frm} to {to} (1 credit)"
             else:
-                shape = (
-                    f'cx="{x}" cy="{y}" r="{_U * 0.44}" fill="#ffd21f" fill-opacity="0.35" '
-                    f'stroke="#b8860b" stroke-width="3"'
+                later.append(
+                    _target(
+                        "circle",
+                        f'data-action="{a}" data-from="{frm}" cx="{x}" cy="{y}" '
+                        f'r="{_U * 0.44}" fill="#ffd21f" fill-opacity="0.35" '
+                        f'stroke="#b8860b" stroke-width="3"',
+                        f"attack {to} from {frm}",
+                    )
                 )
-                title = f"attack {to} from {frm}"
-            later.append(_target("circle", f'data-action="{a}" data-from="{frm}" {shape}', title))
             selectable.setdefault(frm, []).append(act)
     for cell in selectable:
         if cell == "walls":
@@ -420,16 +442,17 @@ def _panel(view: JsonDict, x0: float, y0: float) -> tuple[list[str], float]:
         out.append(
             _target(
                 "rect",
-                f'data-select="walls" x="{x0}" y="{y}" width="130" height="26" rx="5" '
+                # 40 high: a finger's size on a phone, where the panel is drawn 1:1.
+                f'data-select="walls" x="{x0}" y="{y}" width="130" height="40" rx="5" '
                 f'fill="#6b6259" fill-opacity="0.15" stroke="#2e2a26"',
                 "show where a wall can be built",
             )
         )
         out.append(
-            f'<text x="{x0 + 65}" y="{y + 18}" text-anchor="middle" font-size="13" '
+            f'<text x="{x0 + 65}" y="{y + 25}" text-anchor="middle" font-size="13" '
             f'pointer-events="none">build a wall…</text>'
         )
-        y += 36
+        y += 50
     sieged = [c["cell"] for c in view["citadels"] if c["besieged"]]
     if sieged:
         out.append(
