@@ -357,7 +357,10 @@ def render_panel(view: JsonDict) -> str:
             f'<text x="{tx}" y="{yy - 4}" font-size="12">{escape(names[p])}: '
             f"{view['scores'][p]}</text>"
         )
+        # Drawn small; the page shows a sheet marked data-zoom larger when tapped.
+        body.append(f'<g class="sheet" data-zoom="{escape(names[p])}: {view["scores"][p]} points">')
         body.extend(_svg_sheet(view, p, tx, yy, thumb, None))
+        body.append("</g>")
     bottom = ty + ((len(others) + 1) // 2) * (rows * thumb + 30) if others else panel_end
     width, height = panel_w + _PAD, bottom + _PAD
     return panel_svg("cat-sudoku", "dice, Wild Counter and scores", width, height, body)
@@ -377,6 +380,7 @@ def _panel(view: JsonDict, x0: float, y0: float, legal: list[str]) -> tuple[list
     size = 40
     writing = any(_WRITE_RE.match(t) for t in legal)
     values = sorted({int(m.group(1)) for t in legal if (m := _WRITE_RE.match(t))})
+    out.append('<g class="hand">')  # what this turn gives to write (the page keeps it in sight)
     for k, (d, w) in enumerate(zip(view["dice"], view["dice_wild"], strict=True)):
         x = x0 + k * (size + 10)
         fill = "#fff3c4" if w else "#ffffff"
@@ -390,6 +394,7 @@ def _panel(view: JsonDict, x0: float, y0: float, legal: list[str]) -> tuple[list
             + (" (wild)" if w else "")
             + "</title></g>"
         )
+    out.append("</g>")
     y += size + 8
     if writing:
         left = view["left"][view["legal_for"]]
