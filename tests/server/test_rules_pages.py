@@ -9,6 +9,7 @@ out of the help text into a details line.
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -80,6 +81,23 @@ def test_every_figure_is_drawn_where_rules_md_asks_for_it(game: str) -> None:
     assert sorted(MARKER.findall(text)) == sorted(views)
     for name, view in views.items():
         assert view["game"] == game, name
+
+
+def _words(page: str) -> str:
+    """A page's text as a reader sees it: no drawings, no code, no tags."""
+    for block in (r"<svg\b.*?</svg>", r"<pre\b.*?</pre>", r"<code>.*?</code>", r"<[^>]+>"):
+        page = re.sub(block, " ", page, flags=re.S)
+    return html.unescape(page)
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("path", ["", "/reference"])
+def test_no_rules_page_shows_markdown_asterisks(site: LiveServer, game: str, path: str) -> None:
+    """Every **strong** part is read as strong, wherever it is written: over a line break,
+    in a list item or its indented lines, inside the details part (Sudoku Warriors'
+    bidding rule showed its asterisks)."""
+    words = _words(httpx.get(f"{site.url}/rules/{game}{path}").text)
+    assert "**" not in words, words[max(0, words.find("**") - 80) : words.find("**") + 80]
 
 
 @pytest.mark.parametrize("game", GAMES)

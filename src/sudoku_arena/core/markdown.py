@@ -44,11 +44,12 @@ class Link:
 Inline = Text | Code | Emphasis | Link
 
 #: The leftmost of these starts the next piece of a line; code is taken literally, the
-#: others are read again inside.
+#: others are read again inside. A strong part may hold single stars (``**5* is wild**``,
+#: ``**a *b* c**``): it ends at the first ``**``.
 _TOKEN = re.compile(
     r"`(?P<code>[^`]+)`"
     r"|\[(?P<label>[^\]]+)\]\((?P<href>https?://[^)\s]+)\)"
-    r"|\*\*(?P<strong>[^*]+)\*\*"
+    r"|\*\*(?P<strong>[^*](?:[^*]|\*(?!\*))*?)\*\*"
     r"|(?<![*\w])\*(?P<em>[^*]+)\*(?!\*)"
 )
 
@@ -160,6 +161,7 @@ def parse(text: str) -> list[Block]:
     parts: list[list[Block]] = [[]]  # the document, then each open <details> inside it
     para: list[str] = []
     lists: list[ListBlock] = []  # the open lists, innermost last
+    item_words: list[str] = []  # the lines of the last list item
     i = 0
 
     def flush_para() -> None:
@@ -230,6 +232,7 @@ def parse(text: str) -> list[Block]:
                     parts[-1].append(new)
                 lists.append(new)
             words = [item.group(3)]
+            item_words = words
             i += 1
             # Lines indented under the item carry on its text (read as one line, so a
             # **strong** part may go over a line break).
@@ -244,7 +247,10 @@ def parse(text: str) -> list[Block]:
             lists[-1].items.append(Item(list(inline(" ".join(words)))))
             continue
         if lists and line.startswith(" "):
-            lists[-1].items[-1].text += [Text(" "), *inline(stripped)]
+            # A line indented less than an item's own lines still carries on the last
+            # item: read again with it, as one line.
+            item_words.append(stripped)
+            lists[-1].items[-1].text = list(inline(" ".join(item_words)))
             i += 1
             continue
         lists.clear()
