@@ -68,7 +68,9 @@ def test_no_script_is_over_400_lines() -> None:
     }
 
 
-@pytest.mark.parametrize("page", ["play.html", "index.html", "replay.html"])
+@pytest.mark.parametrize(
+    "page", ["play.html", "index.html", "replay.html", "lessons.html", "tutorial.html"]
+)
 def test_the_pages_load_the_entry_module(page: str) -> None:
     scripts = _scripts_of(page)
     entry = [s for s in scripts if s.get("src") == "/static/arena.js"]
@@ -81,7 +83,7 @@ def test_the_pages_load_the_entry_module(page: str) -> None:
 
 
 def test_every_module_is_reached_from_a_page_and_every_import_exists() -> None:
-    pages = ("play.html", "index.html", "replay.html")
+    pages = ("play.html", "index.html", "replay.html", "lessons.html", "tutorial.html")
     todo = [(s.get("src") or "").removeprefix("/static/") for p in pages for s in _scripts_of(p)]
     seen: set[str] = set()
     while todo:

@@ -11,12 +11,15 @@
 //     seats.js       invite links, continuing on another device, a seat moved away
 //     state.js       the state the play page's modules share
 //   replay.js      the replay page
+//   learn.js       learn to play: the lessons list, progress kept here (tutorial.js: a lesson)
 //   util.js        helpers every page shares (elements, API, notices, drawings)
 //   types.js       JSDoc types of the server's messages, for the type check only
 
 import { home } from "./home.js";
+import { lessonList } from "./learn.js";
 import { play } from "./play.js";
 import { replay } from "./replay.js";
+import { lesson } from "./tutorial.js";
 
 // Older versions kept every opponent's link in the creator's browser: forget them.
 try {
@@ -27,3 +30,5 @@ const page = document.body.dataset.page;
 if (page === "home") home();
 else if (page === "play") play();
 else if (page === "replay") replay();
+else if (page === "lessons") lessonList();
+else if (page === "lesson") lesson();
