@@ -38,6 +38,8 @@ export async function home() {
         el("button", { class: "primary", type: "button", text: "Play",
           "aria-label": `Play ${g.name}`,
           onclick: () => playFromCard(g.id) }),
+        el("a", { class: "button", href: `/learn/${encodeURIComponent(g.id)}`, text: "Learn to play",
+          "aria-label": `Learn to play ${g.name}` }),
         el("a", { class: "button", href: `/rules/${encodeURIComponent(g.id)}`, text: "Full rules" }))));
   }
   const sel = $input("f-game");

@@ -4,6 +4,7 @@
 import { drawBoard } from "./board.js";
 import { claimSeats, sendRaw, startConnection } from "./connection.js";
 import { etiquette, installKeyboard, renderActions } from "./controls.js";
+import { offerLessons, rememberFinished } from "./learn.js";
 import {
   announceMoves, renderClock, renderPlayers, renderResult, renderStatus, showFairness, showLegend,
 } from "./panel.js";
@@ -51,6 +52,7 @@ function onMessage(data) {
       $("type-box").hidden = !st.seats.length;
       renderInvites();
       showLegend(head.legend || []);
+      offerLessons(head.game.game, st.seats.length > 0);
       break;
     case "state": {
       if (head.ack) { st.pending = null; notice(""); }
@@ -66,6 +68,7 @@ function onMessage(data) {
       const game = info();
       game.status = head.status;
       if (head.status === "finished") { showFairness(game); renderInvites(); }
+      if (head.status === "finished" && st.seats.length) rememberFinished(game.game);
       game.rematch = head.rematch;
       render();
       break;
