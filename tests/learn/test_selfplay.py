@@ -101,3 +101,11 @@ def test_ray_makes_the_same_shards_as_local_processes(tmp_path: Path) -> None:
     for i in range(2):
         a, b = read_shard(tmp_path / "local", i), read_shard(tmp_path / "ray", i)
         assert (a.x == b.x).all() and (a.y == b.y).all() and (a.game == b.game).all()
+
+
+def test_a_draw_is_learned_as_half_a_win_for_each_seat() -> None:
+    from sudoku_arena.learn.selfplay import share
+
+    assert [share((1.0, 0.0), p) for p in (0, 1)] == [1.0, 0.0]
+    assert [share((0.0, 0.0), p) for p in (0, 1)] == [0.5, 0.5]  # the engines' draw
+    assert [share((3.0, 3.0, 1.0), p) for p in (0, 1, 2)] == [0.5, 0.5, 0.0]

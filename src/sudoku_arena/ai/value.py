@@ -93,13 +93,19 @@ class ValueNet:
 
     def value(self, features: Sequence[float]) -> float:
         """The mover's chance to win for one position's features (the search's hot path:
-        one small matrix-vector product per layer)."""
-        h = np.array(features, dtype=np.float32)
-        for w, b in zip(self.weights[:-1], self.biases[:-1], strict=True):
+        one small matrix-vector product per layer), as :meth:`forward` gives it."""
+        x = np.array(features, dtype=np.float32)
+        # Features are mostly zeros (board planes): the first layer reads only the rows
+        # of the inputs that are set. Faster, and small enough that BLAS never spreads
+        # it over threads (a 4,098-input product did, four times slower on a busy box).
+        set_ = x.nonzero()[0]
+        h = x[set_] @ self.weights[0][set_]
+        h += self.biases[0]
+        for w, b in zip(self.weights[1:], self.biases[1:], strict=True):
+            np.maximum(h, 0.0, out=h)
             h = h @ w
             h += b
-            np.maximum(h, 0.0, out=h)
-        z = float(h @ self.weights[-1][:, 0]) + float(self.biases[-1][0])
+        z = float(h[0])
         return 0.5 + 0.5 * math.tanh(0.5 * z)
 
 

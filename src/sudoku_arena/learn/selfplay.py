@@ -26,7 +26,7 @@ import math
 import os
 import random
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -133,6 +133,15 @@ def _network(path: str, sha256: str, game_id: str) -> ValueNet:
     return load_weights(Path(path), features_for(load(game_id)))
 
 
+def share(returns: Sequence[float], seat: int) -> float:
+    """``seat``'s share of the win, the value the network learns: 1 won alone, 0 lost,
+    1/k for one of k seats tied for the best (a two-seat draw is 1/2 each, not the 0 the
+    engines return to both: the evaluator gives the other seat ``1 - v``)."""
+    best = max(returns)
+    tied = sum(1 for r in returns if r == best)
+    return 1.0 / tied if returns[seat] == best else 0.0
+
+
 def play_shard(job: tuple[Settings, int]) -> Shard:
     """Play the games of shard ``index`` and return it (a worker's job)."""
     settings, index = job
@@ -145,7 +154,7 @@ def play_shard(job: tuple[Settings, int]) -> Shard:
     for g in range(first, last):
         record = play_game(settings, g)
         x += record.features
-        rows["y"] += [record.returns[p] for p in record.movers]
+        rows["y"] += [share(record.returns, p) for p in record.movers]
         rows["game"] += [g] * len(record.movers)
         rows["ply"] += record.plies_at
         rows["mover"] += record.movers

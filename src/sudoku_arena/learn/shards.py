@@ -3,7 +3,7 @@
 A shard ``shard-NNNN.npz`` holds, for every recorded position of its games, one row:
 
 * ``x`` (float32, positions x features): the value features, the mover's view;
-* ``y`` (float32): the mover's return at the end of that game (1 won, 0 lost);
+* ``y`` (float32): the mover's share of that game's win (1 won, 0 lost, 1/2 a draw);
 * ``game`` (int32): the game's index in the run; ``ply`` (int32): plies before it;
   ``mover`` (int8): the seat to move;
 * ``q`` (float32): the search's value of the position for the mover (the root's best

@@ -1,7 +1,7 @@
 """Training the value network with PyTorch on CPU, and exporting it for NumPy.
 
 The network (:func:`build_model`): the features, ``hidden`` layers with ReLU, one
-logit; the loss is binary cross-entropy against the mover's return (so its sigmoid is
+logit; the loss is binary cross-entropy against the mover's share of the win (so its sigmoid is
 the mover's chance to win), Adam with a little weight decay. Each training position is
 shown in a random one of the game's symmetries (``augment``). Whole games are held out
 for validation (a seeded share), so positions of one game never sit on both sides; the
