@@ -88,7 +88,7 @@ from sudoku_arena.server.printing import router as printing_router
 from sudoku_arena.server.seating import SEAT_ELSEWHERE
 from sudoku_arena.server.sockets import serve_socket
 from sudoku_arena.server.storage import Storage
-from sudoku_arena.server.tutorials import tutorial_router
+from sudoku_arena.server.tutorials import add_tutorials
 
 
 @dataclass(slots=True)
@@ -706,7 +706,7 @@ def create_app(config: ServerConfig | None = None, *, arena: Arena | None = None
         )
 
     app.include_router(printing_router)  # print and play: sheets and games as PDF
-    app.include_router(tutorial_router(_SECURITY_HEADERS))  # learn to play: lessons
+    add_tutorials(app, _SECURITY_HEADERS)  # learn to play: the lessons' API and pages
     app.add_middleware(GZipMiddleware, minimum_size=2048)
     app.add_middleware(BodyLimit, limit=cfg.max_body)
     return app

@@ -26,7 +26,7 @@ import html
 from collections.abc import Mapping
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Path
+from fastapi import FastAPI, Path
 from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -234,12 +234,15 @@ def _fill(name: str, game: str, game_name: str, **parts: str) -> str:
 # -- the routes -------------------------------------------------------------------------------
 
 
-def tutorial_router(headers: Mapping[str, str]) -> APIRouter:
-    """The tutorial's routes; its pages answer with ``headers`` (the pages' security
-    headers, which the app owns)."""
-    router = APIRouter()
+def add_tutorials(app: FastAPI, headers: Mapping[str, str]) -> None:
+    """Adds the tutorial's routes to ``app``; its pages answer with ``headers`` (the
+    pages' security headers, which the app owns).
 
-    @router.get("/api/games/{game}/lessons", responses=documented(422))
+    The routes go on the app itself, not through an included router: a 405 names every
+    method of a path from the app's own routes (``errors.allowed_methods``), and the
+    steps' path takes two."""
+
+    @app.get("/api/games/{game}/lessons", responses=documented(422))
     def game_lessons(game: GameId) -> LessonList:
         """The game's lessons, in order, with the legend of its board's symbols."""
         found = entry(game)
@@ -260,16 +263,14 @@ def tutorial_router(headers: Mapping[str, str]) -> APIRouter:
             legend=[LegendItem(icon=i, text=t) for i, t in found.legend],
         )
 
-    @router.get(
-        "/api/games/{game}/lessons/{lesson}/steps/{step}", responses=documented(400, 404, 422)
-    )
+    @app.get("/api/games/{game}/lessons/{lesson}/steps/{step}", responses=documented(400, 404, 422))
     def lesson_step(game: GameId, lesson: LessonId, step: StepIndex) -> TutorialStep:
         """A lesson's step at its start: its text, the learner's position drawn as the
         play page draws it, the moves it asks for and the one 'Show me' plays."""
         found, after = find_lesson(game, lesson)
         return step_json(tutorial_at(found, step), after)
 
-    @router.post(
+    @app.post(
         "/api/games/{game}/lessons/{lesson}/steps/{step}",
         responses=documented(400, 404, 413, 422),
     )
@@ -282,14 +283,14 @@ def tutorial_router(headers: Mapping[str, str]) -> APIRouter:
         found, _ = find_lesson(game, lesson)
         return move_json(tutorial_at(found, step), body.move)
 
-    @router.get("/learn/{game}", include_in_schema=False)
+    @app.get("/learn/{game}", include_in_schema=False)
     def learn(game: str) -> HTMLResponse:
         try:
             return HTMLResponse(lessons_page(game), headers=dict(headers))
         except UnknownGameError as exc:
             raise StarletteHTTPException(404, str(exc)) from None
 
-    @router.get("/learn/{game}/{lesson}", include_in_schema=False)
+    @app.get("/learn/{game}/{lesson}", include_in_schema=False)
     def learn_lesson(game: str, lesson: str) -> HTMLResponse:
         try:
             found, _ = find_lesson(game, lesson)
@@ -299,12 +300,10 @@ def tutorial_router(headers: Mapping[str, str]) -> APIRouter:
             raise StarletteHTTPException(404, f"{exc.message[:200]}.") from None
         return HTMLResponse(lesson_page(game, found), headers=dict(headers))
 
-    @router.get("/static/tutorial.css", include_in_schema=False)
+    @app.get("/static/tutorial.css", include_in_schema=False)
     def style() -> Response:
         return Response(
             web_file("tutorial.css"),
             media_type="text/css",
             headers={"cache-control": "no-cache", **headers},
         )
-
-    return router
