@@ -1,6 +1,7 @@
 """An accessibility audit with axe-core on every kind of page of every game: the home
-page, the new-game form, a game being played, the replay of a finished game and the
-rules page. No serious or critical violation is allowed.
+page, the new-game form, a game being played, the replay of a finished game, the
+rules page and the lessons (their list, and a lesson's step asking for a move). No
+serious or critical violation is allowed.
 
 axe-core comes from npm (``tests/axe/package.json``; ``npm ci --prefix tests/axe``, which
 ``scripts/test.sh`` runs) and is injected into the page by the test.
@@ -17,6 +18,7 @@ import pytest
 from arena_helpers import LiveServer, create
 
 from services import require
+from sudoku_arena.core.lessons import lessons
 
 AXE = Path(__file__).resolve().parents[1] / "axe" / "node_modules" / "axe-core" / "axe.min.js"
 
@@ -98,10 +100,14 @@ def test_play_replay_and_rules_pages(
         seats=[{"kind": "human"}, {"kind": "bot", "agent": "random"}],
         params=GAMES[game],
     )
+    asks = next(x.id for x in lessons(game) if x.steps[0].asks_move)
     problems = {
         "play": _audit(browser, server.url + made["seats"][0]["url"], "#board svg"),
         "watch": _audit(browser, f"{server.url}/play/{made['id']}", "#board svg"),
         "replay": _audit(browser, f"{server.url}/replay/{finished[game]}", "#board svg"),
         "rules": _audit(browser, f"{server.url}/rules/{game}", "main"),
+        "lessons": _audit(browser, f"{server.url}/learn/{game}", ".lesson-item"),
+        # A lesson that opens on a move: the asked-for place is marked.
+        "lesson": _audit(browser, f"{server.url}/learn/{game}/{asks}", ".my-turn .asked"),
     }
     assert {k: v for k, v in problems.items() if v} == {}
