@@ -51,6 +51,19 @@ ButtonWords = Callable[[str], "tuple[str, str] | None"]
 #: shipped in the game's package).
 LessonSource = Callable[[], str]
 
+#: What the seat to move is to do now, in one sentence, from that seat's own view
+#: (``game.view(state, seat)``): the kind of decision, the numbers and places it is
+#: about, what the board lights for it, and the second click of a two-step move. It
+#: reads nothing but the view, so it can tell nothing the seat may not know; ``""``
+#: when the view gives the seat nothing to do.
+Guide = Callable[[JsonDict], str]
+
+#: An action's notation in words, for a person reading a button or the move log:
+#: ``"h37"`` -> ``"hilltop below row 3, right of column 7"``. Given the text as the
+#: reader sees it (a log entry another seat may not read in full is explained as
+#: shown: ``"draw"``), so it reveals nothing; ``""`` for text it cannot read.
+Explain = Callable[[str], str]
+
 #: Builds an agent: ``(game, seed)`` or ``(game, seed, arg=TEXT)`` for ``name:TEXT``.
 AgentFactory = Callable[..., Agent]
 
@@ -71,7 +84,9 @@ class GameEntry(Generic[G]):
     ``panel:centre``; see ``sudoku_arena.ai.panel``), which are not offered as bots;
     ``search_hints`` gives the search its knowledge of the game (``None``: the search's
     defaults); ``figures`` the positions its rules page shows (``None``: none);
-    ``lessons`` its tutorial (``None``: none; see :mod:`sudoku_arena.core.lessons`).
+    ``lessons`` its tutorial (``None``: none; see :mod:`sudoku_arena.core.lessons`);
+    ``guide`` says what the seat to move is to do now and ``explain`` reads an action's
+    notation in words (``None``: the game has none; see :data:`Guide`, :data:`Explain`).
     """
 
     spec: GameSpec
@@ -86,6 +101,8 @@ class GameEntry(Generic[G]):
     search_hints: Callable[[G], SearchHints] | None = None
     figures: FigureSource | None = None
     lessons: LessonSource | None = None
+    guide: Guide | None = None
+    explain: Explain | None = None
 
     def buttons(self, view: JsonDict) -> dict[str, tuple[str, str]]:
         """Words for the legal actions in ``view`` that are played by a button."""

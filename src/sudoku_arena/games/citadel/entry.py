@@ -7,6 +7,7 @@ from sudoku_arena.core.lessons import packaged
 from sudoku_arena.games.citadel.agents import AGENTS
 from sudoku_arena.games.citadel.figures import figures
 from sudoku_arena.games.citadel.game import Citadel
+from sudoku_arena.games.citadel.guide import explain, guide
 from sudoku_arena.games.citadel.panel import PANEL
 from sudoku_arena.games.citadel.render import (
     LEGEND,
@@ -29,5 +30,7 @@ ENTRY: GameEntry[Citadel] = GameEntry(
     panel=PANEL,
     search_hints=search_hints,
     figures=figures,
+    guide=guide,
+    explain=explain,
     lessons=packaged("sudoku_arena.games.citadel"),
 )

@@ -7,6 +7,7 @@ from sudoku_arena.core.lessons import packaged
 from sudoku_arena.games.sudoku_warriors.agents import AGENTS
 from sudoku_arena.games.sudoku_warriors.figures import figures
 from sudoku_arena.games.sudoku_warriors.game import SudokuWarriors
+from sudoku_arena.games.sudoku_warriors.guide import explain, guide
 from sudoku_arena.games.sudoku_warriors.panel import PANEL
 from sudoku_arena.games.sudoku_warriors.render import (
     LEGEND,
@@ -29,5 +30,7 @@ ENTRY: GameEntry[SudokuWarriors] = GameEntry(
     panel=PANEL,
     search_hints=search_hints,
     figures=figures,
+    guide=guide,
+    explain=explain,
     lessons=packaged("sudoku_arena.games.sudoku_warriors"),
 )

@@ -7,6 +7,7 @@ from sudoku_arena.core.lessons import packaged
 from sudoku_arena.games.sudokuhex.agents import AGENTS
 from sudoku_arena.games.sudokuhex.figures import figures
 from sudoku_arena.games.sudokuhex.game import SuDokuHex
+from sudoku_arena.games.sudokuhex.guide import explain, guide
 from sudoku_arena.games.sudokuhex.panel import PANEL
 from sudoku_arena.games.sudokuhex.render import LEGEND, render_panel, render_svg, render_text
 from sudoku_arena.games.sudokuhex.search import search_hints
@@ -22,5 +23,7 @@ ENTRY: GameEntry[SuDokuHex] = GameEntry(
     panel=PANEL,
     search_hints=search_hints,
     figures=figures,
+    guide=guide,
+    explain=explain,
     lessons=packaged("sudoku_arena.games.sudokuhex"),
 )

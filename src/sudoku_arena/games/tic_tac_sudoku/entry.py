@@ -7,6 +7,7 @@ from sudoku_arena.core.lessons import packaged
 from sudoku_arena.games.tic_tac_sudoku.agents import AGENTS
 from sudoku_arena.games.tic_tac_sudoku.figures import figures
 from sudoku_arena.games.tic_tac_sudoku.game import TicTacSudoku
+from sudoku_arena.games.tic_tac_sudoku.guide import explain, guide
 from sudoku_arena.games.tic_tac_sudoku.panel import PANEL
 from sudoku_arena.games.tic_tac_sudoku.render import LEGEND, render_panel, render_svg, render_text
 from sudoku_arena.games.tic_tac_sudoku.search import search_hints
@@ -22,5 +23,7 @@ ENTRY: GameEntry[TicTacSudoku] = GameEntry(
     panel=PANEL,
     search_hints=search_hints,
     figures=figures,
+    guide=guide,
+    explain=explain,
     lessons=packaged("sudoku_arena.games.tic_tac_sudoku"),
 )

@@ -6,6 +6,7 @@ from html import escape
 
 from sudoku_arena.core.types import JsonDict
 from sudoku_arena.games.drawing import panel_svg
+from sudoku_arena.games.words import cell_words
 from sudoku_arena.grids.sudoku import cell_name
 
 _ANSI = {
@@ -133,7 +134,7 @@ def render_svg(view: JsonDict) -> str:
                     f'stroke="{color}" stroke-width="3"><title>{name} {escape(code)}</title>'
                     "</rect>"
                 )
-        where = f"row {r + 1}, column {c + 1}"
+        where = cell_words(r + 1, c + 1)
         if name in legal:
             out.append(
                 f'<rect class="target" data-action="{name}" x="{x}" y="{y}" width="{_CELL}" '
