@@ -301,3 +301,10 @@ def test_every_legal_action_met_in_play_is_explained(game_id: str, params: dict[
             assert words, action
             kinds.add(words.split()[0])
     assert len(kinds) >= 1
+
+
+def test_cat_sudokus_declined_wild_is_a_worded_button() -> None:
+    """``nowild`` has no place on the sheet: its button says it in words, as the guide
+    names it ("No wild")."""
+    words = entry("cat-sudoku").buttons({"legal": ["nowild", "wild 1+ 3", "5 r1c2"]})
+    assert words == {"nowild": ("No wild", "Play this turn without a wild number")}

@@ -9,7 +9,13 @@ from sudoku_arena.games.cat_sudoku.figures import figures
 from sudoku_arena.games.cat_sudoku.game import CatSudoku
 from sudoku_arena.games.cat_sudoku.guide import explain, guide
 from sudoku_arena.games.cat_sudoku.panel import PANEL
-from sudoku_arena.games.cat_sudoku.render import LEGEND, render_panel, render_svg, render_text
+from sudoku_arena.games.cat_sudoku.render import (
+    LEGEND,
+    button_words,
+    render_panel,
+    render_svg,
+    render_text,
+)
 from sudoku_arena.games.cat_sudoku.search import search_hints
 
 ENTRY: GameEntry[CatSudoku] = GameEntry(
@@ -19,6 +25,7 @@ ENTRY: GameEntry[CatSudoku] = GameEntry(
     render_svg=render_svg,
     legend=LEGEND,
     render_panel=render_panel,
+    button_words=button_words,
     agents=AGENTS,
     panel=PANEL,
     search_hints=search_hints,

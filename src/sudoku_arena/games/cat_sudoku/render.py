@@ -13,6 +13,7 @@ from collections.abc import Callable
 from html import escape
 
 from sudoku_arena.core.types import JsonDict
+from sudoku_arena.games.cat_sudoku.guide import explain
 from sudoku_arena.games.drawing import panel_svg
 
 _ANSI = {
@@ -292,7 +293,7 @@ def _svg_sheet(
                 f'<rect class="target" data-action="{text}" data-from="{v}" x="{x}" y="{y}" '
                 f'width="{cell}" height="{cell}" fill="#2e86de" fill-opacity="0.18" '
                 f'stroke="#2e86de" stroke-width="2" style="cursor:pointer">'
-                f"<title>write {v} in row {rr}, column {cc}</title></rect>"
+                f"<title>{explain(text)}</title></rect>"
             )
     return out
 
@@ -500,6 +501,15 @@ def _panel(view: JsonDict, x0: float, y0: float, legal: list[str]) -> tuple[list
         )
         y += 20
     return out, y
+
+
+def button_words(action: str) -> tuple[str, str] | None:
+    """Words for ``nowild``, the one action with no place in the drawings (see
+    ``GameEntry``): with the option "Wild may be declined", the active player may play
+    the turn without a wild number (CS-4)."""
+    if action == "nowild":
+        return "No wild", "Play this turn without a wild number"
+    return None
 
 
 #: What the board's symbols mean, for the legend beside the board: (the body of a
