@@ -110,7 +110,7 @@ def _take_every_lesson(server: LiveServer, browser: Any, game: str, phone: bool)
     titles = [x.title for x in lessons(game)]
     assert page.locator(".lesson-item").count() == len(titles)
     start = page.locator("#lessons-next a")
-    assert start.inner_text() == f"Start with {titles[0]}"
+    assert start.inner_text() == f"Start with “{titles[0]}”"
     _press(page, start, phone)
     page.wait_for_selector("#board svg")
     taken: list[str] = []
@@ -245,7 +245,7 @@ def test_progress_survives_a_reload(server: LiveServer, browser: Any) -> None:
     page.goto(f"{server.url}/learn/tic-tac-sudoku")
     item = page.locator(f'.lesson-item[data-lesson="{first.id}"] .lesson-progress')
     assert item.inner_text() == " · step 3 of 3"
-    assert page.locator("#lessons-next a").inner_text() == f"Go on with {first.title}"
+    assert page.locator("#lessons-next a").inner_text() == f"Go on with “{first.title}”"
     # Finishing it moves the list on to the next lesson.
     page.goto(f"{server.url}/learn/tic-tac-sudoku/{first.id}")
     page.wait_for_selector("#show-me:not([hidden])")
@@ -253,7 +253,7 @@ def test_progress_survives_a_reload(server: LiveServer, browser: Any) -> None:
     page.wait_for_selector("#next-lesson:not([hidden])")
     page.goto(f"{server.url}/learn/tic-tac-sudoku")
     assert page.locator(".lesson-item.finished").count() == 1
-    assert page.locator("#lessons-next a").inner_text() == f"Go on with {second.title}"
+    assert page.locator("#lessons-next a").inner_text() == f"Next: “{second.title}”"
     assert not errors, errors
     page.close()
 
@@ -295,3 +295,32 @@ def test_the_home_rules_and_first_play_pages_lead_to_the_lessons(
     assert page.locator("#learn-offer").is_hidden()
     assert not errors, errors
     page.close()
+
+
+def test_where_brings_a_marked_place_into_sight_on_a_phone(
+    server: LiveServer, browser: Any
+) -> None:
+    """Cat Sudoku's wild box is on the Wild Counter, below the sheet on a phone: "Where?"
+    scrolls it into sight and gives it the focus, so a tap or Enter plays it."""
+    page, errors = _page(browser, phone=True)
+    page.goto(f"{server.url}/learn/cat-sudoku/turn")
+    marked = page.locator('#game-panel [data-action="wild 2+ 1"].asked')
+    marked.wait_for()
+    assert not _in_sight(page, marked)  # below the sheet, out of sight
+    _press(page, page.locator("#step-where"), True)
+    page.wait_for_function(
+        "() => document.activeElement.getAttribute('data-action') === 'wild 2+ 1'"
+    )
+    page.wait_for_function(
+        "() => { const r = document.activeElement.getBoundingClientRect();"
+        " return r.top >= 0 && r.bottom <= window.innerHeight; }"
+    )
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#feedback.done")
+    assert not errors, errors
+    page.close()
+
+
+def _in_sight(page: Any, target: Any) -> bool:
+    box = target.bounding_box()
+    return bool(box and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"])

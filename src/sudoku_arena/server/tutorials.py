@@ -208,7 +208,7 @@ def lessons_page(game: str) -> str:
             f'{html.escape(x.id)}">{k + 1}. {html.escape(x.title)}</a>'
             f'<span class="lesson-progress muted small"></span>'
             f"<p>{html.escape(x.about)}</p>"
-            f'<p class="muted small">{len(x.steps)} steps, {moves} to play</p></li>'
+            f'<p class="muted small">{_count(len(x.steps), "step")}, {moves} to play</p></li>'
         )
     body = (
         f'<ol class="lesson-list">{"".join(items)}</ol>'
@@ -216,6 +216,10 @@ def lessons_page(game: str) -> str:
         else "<p>This game has no lessons yet: its rules page explains it.</p>"
     )
     return _fill("lessons.html", spec.id, spec.name, lesson="", body=body)
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def lesson_page(game: str, lesson: Lesson) -> str:

@@ -76,8 +76,9 @@ export function lessonList() {
     line.textContent = "";
     if (next) {
       const started = Object.keys(progress).length > 0;
+      const how = progress[next.id] ? "Go on with" : started ? "Next:" : "Start with";
       line.append(el("a", { class: "button primary", href: `/learn/${encodeURIComponent(game)}/${encodeURIComponent(next.id)}`,
-        text: (started ? "Go on with " : "Start with ") + next.title.replace(/^\d+\.\s*/, "") }));
+        text: `${how} “${next.title.replace(/^\d+\.\s*/, "")}”` }));
     } else {
       line.append(el("span", { text: "Every lesson finished. " }),
         el("a", { class: "button primary", href: `/?game=${encodeURIComponent(game)}#new-game`, text: "Play a game" }));

@@ -57,13 +57,13 @@ export async function lesson() {
   installKeyboard();
   // The keyboard cursor starts on the marked place, so Enter plays what the step asks.
   $("board").addEventListener("focus", () => {
-    const first = st.roots.flatMap((r) => Array.from(r.querySelectorAll(".asked.live")))
-      .find((t) => t.getBoundingClientRect().width > 0);
-    if (first) focusTarget(first);
+    const first = firstMarked();
+    if (first && first.classList.contains("live")) focusTarget(first);
   });
   $("next").addEventListener("click", () => { if (page.step) load(page.step.step + 1, true); });
   $("show-me").addEventListener("click", () => { if (page.step && page.step.answer) tryMove(page.step.answer); });
   $("restart").addEventListener("click", () => load(0, true));
+  $("step-where").addEventListener("click", showWhere);
   /** @type {HTMLFormElement} */ ($("type-form")).addEventListener("submit", (ev) => {
     ev.preventDefault();
     const field = $input("type-input");
@@ -206,7 +206,7 @@ function markAsked(asked) {
     const places = st.roots.flatMap((r) => Array.from(r.querySelectorAll("[data-action]"))
       .filter((t) => t.getAttribute("data-action") === a && t.classList.contains("live")));
     for (const t of places) {
-      if (!names.length) names.push(t.getAttribute("aria-label") || a);
+      if (!names.length) names.push(`“${t.getAttribute("aria-label") || a}”`);
       mark(t);
       const from = t.closest("[data-from]");
       if (from) firsts.add(from.getAttribute("data-from") || "");
@@ -229,9 +229,9 @@ function markAsked(asked) {
     }
   }
   if (!names.length) return "This step's move has no place drawn: type it below, or press Show me.";
-  const many = asked.length > 1 ? ` (${asked.length} moves do it: any marked one)` : "";
-  return chosen.length ? `Marked in orange: first choose ${chosen[0]}, then ${names[0]}${many}.` :
-    `Marked in orange: ${names[0]}${many}.`;
+  const many = asked.length > 1 ? ` Any of the ${asked.length} marked moves does it.` : "";
+  return (chosen.length ? `Marked in orange: first press “${chosen[0]}”, then ${names[0]}.` :
+    `Marked in orange: ${names[0]}.`) + many;
 }
 
 /**
@@ -244,11 +244,30 @@ function mark(t) {
   if (label && !label.endsWith("(asked for)")) t.setAttribute("aria-label", `${label} (asked for)`);
 }
 
-/** @param {string | null} text */
+/**
+ * The hint line under the step's text; "Where?" beside it when something is marked.
+ * @param {string | null} text
+ */
 function hint(text) {
-  const line = $("step-hint");
-  line.hidden = !text;
-  line.textContent = text || "";
+  $("step-hint").hidden = !text;
+  $("step-hint-text").textContent = text || "";
+  $("step-where").hidden = !firstMarked();
+}
+
+/** The first marked thing on screen (a place, what to choose first, or a button). */
+function firstMarked() {
+  const all = Array.from(document.querySelectorAll(".my-turn .asked.live, #actions .asked"));
+  return all.find((t) => t.getBoundingClientRect().width > 0) || null;
+}
+
+/** "Where?": the marked thing scrolled into sight (on a phone the panel is far below)
+ * and given the keyboard's focus, so Enter plays it. */
+function showWhere() {
+  const t = firstMarked();
+  if (!t) return;
+  t.scrollIntoView({ block: "center", behavior: "smooth" });
+  if (t.classList.contains("live")) focusTarget(t);
+  else /** @type {HTMLElement} */ (t).focus({ preventScroll: true });
 }
 
 /**
@@ -284,6 +303,7 @@ async function tryMove(text) {
   renderLog(out.log || step.log, step.seat, out.view || step.view);
   hint(null);
   $("show-me").hidden = true;
+  $("step-heading").textContent = `Step ${step.step + 1} of ${step.steps}: done ✓`;
   finishStep(out.message || "Done.");
   renderNav();
   const go = [$("next"), $("next-lesson"), $("all-lessons")].find((b) => !b.hidden);
