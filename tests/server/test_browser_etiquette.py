@@ -1,7 +1,8 @@
 """In the browser (Debian's chromium): a person resigns and both players' pages say so;
-a spectator is told he is watching; a board whose connection is lost refuses input,
-says it is reconnecting, and plays on once the server is back (the time it took is
-printed for docs/benchmarks.md, not asserted)."""
+a declined draw offer is told to the player who made it; a spectator is told he is
+watching; a board whose connection is lost refuses input, says it is reconnecting, and
+plays on once the server is back (the time it took is printed for docs/benchmarks.md,
+not asserted)."""
 
 from __future__ import annotations
 
@@ -56,6 +57,25 @@ def test_resigning_in_the_browser_ends_the_game_for_both(sqlite_url: str, browse
         )
         assert not blue.locator("#resign").is_visible()
         for page in (blue, red, watcher):
+            assert page.errors == []
+
+
+def test_the_player_who_offered_a_draw_reads_that_it_was_declined(
+    sqlite_url: str, browser: Any
+) -> None:
+    with LiveServer(ServerConfig(database_url=sqlite_url, bot_workers=0)) as server:
+        made = create(server.url, "citadel", params={"size": 9})
+        blue = _page(browser, server.url + made["seats"][0]["url"])
+        red = _page(browser, server.url + made["seats"][1]["url"])
+        blue.click("#offer-draw")
+        red.wait_for_selector("#draw-decline:visible")
+        red.click("#draw-decline")
+        blue.wait_for_function(
+            "() => document.querySelector('#notice').textContent.includes('declines the draw')"
+        )
+        assert blue.locator("#notice").is_visible()
+        assert not blue.locator("#draw-offer").is_visible()  # no offer waits any more
+        for page in (blue, red):
             assert page.errors == []
 
 

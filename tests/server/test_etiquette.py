@@ -5,13 +5,15 @@ by the database against moves made at the same time by another process."""
 from __future__ import annotations
 
 import asyncio
+import secrets
 from typing import Any
 
 import httpx
-from arena_helpers import LiveServer, Player, create
+from arena_helpers import REDIS_URL, LiveServer, Player, create
 
 from sudoku_arena.core.record import Record
 from sudoku_arena.core.verify import verify_record
+from sudoku_arena.server import ServerConfig
 from sudoku_arena.server.arena import Arena, SeatSpec
 from sudoku_arena.server.bots import BotRunner
 from sudoku_arena.server.live import ActionRefused
@@ -88,6 +90,43 @@ def test_a_draw_is_offered_and_accepted_where_the_game_has_draws(server: LiveSer
     p1.close()
 
 
+def test_a_declined_draw_offer_is_told_to_the_player_who_made_it(server: LiveServer) -> None:
+    _made, p0, p1 = _players(server, "citadel", params={"size": 9})
+    p0.send(type="draw", answer="offer")
+    p1.wait("state", draw_offer=0)
+    p1.send(type="draw", answer="decline")
+    told = p0.wait("notice", event="draw_declined")
+    assert told["seat"] == 1 and "player 2 declines the draw" in told["text"]
+    p0.wait("state", draw_offer=None)
+    # Only the offering seat is told: the one who declined knows.
+    p1.wait("state", draw_offer=None)
+    assert not [m for m in p1.received if m.get("event") == "draw_declined"]
+    p0.close()
+    p1.close()
+
+
+def test_a_declined_offer_is_told_across_processes(pg_url: str) -> None:
+    """The offer made on one process, declined on another: told through the fan-out."""
+    channel = "arena-test-" + secrets.token_hex(4)
+
+    def config() -> ServerConfig:
+        return ServerConfig(
+            database_url=pg_url, redis_url=REDIS_URL, channel=channel, bot_workers=0
+        )
+
+    with LiveServer(config()) as a, LiveServer(config()) as b:
+        made = create(a.url, "citadel", params={"size": 9})
+        tokens = [s["token"] for s in made["seats"]]
+        p0 = Player(a.ws_url, made["id"], [tokens[0]])
+        p1 = Player(b.ws_url, made["id"], [tokens[1]])
+        p0.send(type="draw", answer="offer")
+        p1.wait("state", draw_offer=0)
+        p1.send(type="draw", answer="decline")
+        assert p0.wait("notice", event="draw_declined")["seat"] == 1
+        p0.close()
+        p1.close()
+
+
 def test_no_draw_offers_in_a_game_without_draws_and_a_bot_declines(server: LiveServer) -> None:
     _made, p0, p1 = _players(server)
     p0.send(type="draw", answer="offer", id=3)
@@ -103,7 +142,7 @@ def test_no_draw_offers_in_a_game_without_draws_and_a_bot_declines(server: LiveS
     me = Player(server.ws_url, made["id"], [made["seats"][0]["token"]])
     me.send(type="draw", answer="offer")
     note = me.wait("notice")
-    assert "declines" in note["text"]
+    assert "declines" in note["text"] and note["event"] == "draw_declined"
     me.close()
 
 

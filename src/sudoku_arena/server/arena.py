@@ -655,23 +655,46 @@ class Arena:
 
     def draw_offer(self, lg: LiveGame, seat: int, answer: str) -> None:
         """``seat`` offers a draw (``offer``) or declines the standing one
-        (``decline``); a bot in another seat declines at once."""
+        (``decline``); a bot in another seat declines at once. The offering player is
+        told of a refusal (on every process), not left to notice the offer gone."""
+        declined: JsonDict | None = None
         if answer == "offer":
             lg.offer_draw(seat)
-            if any(s.kind == BOT for s in lg.seats if s.seat != seat):
+            bot = next((s.seat for s in lg.seats if s.seat != seat and s.kind == BOT), None)
+            if bot is not None:
                 lg.decline_draw()  # bots play on
-                for c in self.clients.get(lg.id, ()):
-                    if seat in c.seats:
-                        c.push(json.dumps({"type": "notice", "text": "The bot declines the draw."}))
+                declined = {"offer": seat, "by": bot}
         elif answer == "decline":
             if lg.draw_offer is None or lg.draw_offer == seat:
                 raise ActionRefused("no_offer", "there is no draw offer from another player")
+            declined = {"offer": lg.draw_offer, "by": seat}
             lg.decline_draw()
         else:
             raise ActionRefused("bad_message", "draw: say offer, accept or decline")
         if self.fanout is not None:
-            self.fanout.publish({"kind": "draw_offer", "game": lg.id, "seat": lg.draw_offer})
+            event = {"kind": "draw_offer", "game": lg.id, "seat": lg.draw_offer}
+            self.fanout.publish(event if declined is None else {**event, "declined": declined})
+        if declined is not None:
+            self._tell_declined(lg, declined)
         self.broadcast(lg)
+
+    def _tell_declined(self, lg: LiveGame, declined: JsonDict) -> None:
+        """A ``notice`` to the connections holding the seat whose draw offer was
+        declined: ``event`` ``draw_declined``, ``seat`` the one who declined."""
+        offer, by = declined.get("offer"), declined.get("by")
+        if not isinstance(offer, int) or not isinstance(by, int) or not 0 <= by < len(lg.seats):
+            return
+        msg = json.dumps(
+            {
+                "type": "notice",
+                "event": "draw_declined",
+                "seat": by,
+                "text": f"{lg.seats[by].name} declines the draw: play goes on.",
+            }
+        )
+        for c in self.clients.get(lg.id, ()):
+            if offer in c.seats:
+                c.push(msg)
 
     async def _end_locked(
         self,
@@ -931,6 +954,8 @@ class Arena:
         elif kind == "draw_offer":
             offer = event.get("seat")
             lg.set_draw_offer(offer if isinstance(offer, int) else None)
+            if isinstance(event.get("declined"), dict):
+                self._tell_declined(lg, event["declined"])
             self.broadcast(lg)
         elif kind == "rematch" and isinstance(event.get("rematch"), str):
             lg.rematch = event["rematch"]

@@ -18,7 +18,9 @@ JSON text messages, at most ``max_message`` bytes each:
   that seat's first move), ``{"type": "draw", "seat": 0, "answer": "offer"}`` (or
   ``accept``, ``decline``; games with draws): endings the players decide. The state
   messages carry ``draw_offer`` (the offering seat, or null) and, once it is over,
-  the ``outcome`` with its ``code`` (``resign``, ``abort``, ``agreed``...).
+  the ``outcome`` with its ``code`` (``resign``, ``abort``, ``agreed``...). A declined
+  offer is told to the offering seat: server ``notice`` with ``event``
+  ``draw_declined``, ``seat`` (who declined) and ``text``.
 * server ``seats``: ``claimed`` (whether a device claimed each seat's link), whenever
   that changes; ``seat_moved``: ``seat`` and ``text``, this connection lost that seat
   (its link was claimed on another device, or re-issued).

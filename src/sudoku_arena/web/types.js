@@ -68,7 +68,7 @@
  *   | {type: "seats", claimed: boolean[]}
  *   | {type: "seat_moved", seat: number, text: string}
  *   | {type: "presence", seats: boolean[], watchers: number}
- *   | {type: "notice", text: string}
+ *   | {type: "notice", text: string, event?: string, seat?: number}
  *   | {type: "pong"}} Message
  */
 
