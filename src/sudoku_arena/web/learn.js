@@ -1,6 +1,6 @@
 // Sudoku Arena learn-to-play: the progress this browser keeps (localStorage), the page
-// listing a game's lessons, and the play page's offer of lessons to a newcomer. The
-// lesson page itself is tutorial.js's.
+// listing a game's lessons (and the lesson page's side list), and the play page's offer
+// of lessons to a newcomer. The lesson page itself is tutorial.js's.
 //
 // Progress is kept per game under "arena:learn:<game>": for each lesson the step to
 // resume at and whether it was finished. The server keeps nothing per learner.
@@ -88,6 +88,26 @@ export function lessonList() {
     try { localStorage.removeItem(key(game)); } catch (e) { /* storage off */ }
     lessonList();
   }, { once: true });
+}
+
+/**
+ * The lesson page's side list of the game's lessons, with this browser's progress.
+ * @param {string} game
+ * @param {{id: string, title: string, steps: number}[]} all
+ * @param {string} current the lesson on screen
+ */
+export function renderLessonNav(game, all, current) {
+  const nav = $("lesson-nav");
+  nav.textContent = "";
+  const progress = progressOf(game);
+  for (const x of all) {
+    const here = x.id === current;
+    const words = progressWords(progress[x.id], x.steps);
+    nav.append(el("li", { class: here ? "here" : "" },
+      el("a", { href: `/learn/${encodeURIComponent(game)}/${encodeURIComponent(x.id)}`, text: x.title,
+        "aria-current": here ? "page" : null }),
+      words ? el("span", { class: "muted", text: ` · ${words}` }) : null));
+  }
 }
 
 // -- the play page's offer ------------------------------------------------------------------

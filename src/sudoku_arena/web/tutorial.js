@@ -10,7 +10,7 @@
 
 import { applySelection, focusTarget, makeTarget } from "./board.js";
 import { installKeyboard } from "./controls.js";
-import { progressOf, progressWords, saveProgress } from "./learn.js";
+import { progressOf, renderLessonNav, saveProgress } from "./learn.js";
 import { showLegend } from "./panel.js";
 import { st } from "./state.js";
 import { $, $input, api, el, plain, showBoard } from "./util.js";
@@ -125,7 +125,7 @@ async function load(index, focus) {
   hint(step.asks_move ? markAsked(step.asked) : null);
   if (page.done) finishStep(last ? "This lesson is done." : "Read this, then go on.");
   else $("feedback").hidden = true;
-  renderNav();
+  renderLessonNav(page.game, page.list ? page.list.lessons : [], page.lesson);
   if (focus) $("step-heading").focus();
 }
 
@@ -305,7 +305,7 @@ async function tryMove(text) {
   $("show-me").hidden = true;
   $("step-heading").textContent = `Step ${step.step + 1} of ${step.steps}: done ✓`;
   finishStep(out.message || "Done.");
-  renderNav();
+  renderLessonNav(page.game, page.list ? page.list.lessons : [], page.lesson);
   const go = [$("next"), $("next-lesson"), $("all-lessons")].find((b) => !b.hidden);
   if (go) go.focus();
 }
@@ -374,19 +374,3 @@ function renderLog(log, seat, view) {
   list.scrollTop = list.scrollHeight;
   list.hidden = !log.length;
 }
-
-/** The side list of the game's lessons, with this browser's progress. */
-function renderNav() {
-  const nav = $("lesson-nav");
-  nav.textContent = "";
-  const progress = progressOf(page.game);
-  for (const x of page.list ? page.list.lessons : []) {
-    const here = x.id === page.lesson;
-    const words = progressWords(progress[x.id], x.steps);
-    nav.append(el("li", { class: here ? "here" : "" },
-      el("a", { href: `/learn/${encodeURIComponent(page.game)}/${encodeURIComponent(x.id)}`, text: x.title,
-        "aria-current": here ? "page" : null }),
-      words ? el("span", { class: "muted", text: ` · ${words}` }) : null));
-  }
-}
-
