@@ -537,14 +537,13 @@ class LiveGame:
         device holding several seats, passed from hand to hand) chance entries read as
         everybody may read them: the next player's draw is not for the others' eyes."""
         log = self.log
-        return [
-            {
-                "ply": i,
-                "actor": log[i].actor,
-                "action": self.entry_text(i, None if shared and log[i].actor is None else observer),
-            }
-            for i in range(start, self.ply)
-        ]
+        explain = entry_of(self.game).explain or _no_words
+        out = []
+        for i in range(start, self.ply):
+            text = self.entry_text(i, None if shared and log[i].actor is None else observer)
+            # ``says``: the text in words, read from the text as shown (nothing more).
+            out.append({"ply": i, "actor": log[i].actor, "action": text, "says": explain(text)})
+        return out
 
     def state_message(
         self, observer: int | None, log_from: int = 0, svg: bool = True, shared: bool = False
@@ -555,7 +554,10 @@ class LiveGame:
         each (JSON never contains a raw newline, so the first newline ends the header);
         without ``svg`` (clients that do not draw) the JSON line alone. ``buttons`` names
         in words the legal actions that are played by a button, not on the board. The
-        log holds the entries from ``log_from`` on (``shared``: see :meth:`log_json`).
+        log holds the entries from ``log_from`` on (``shared``: see :meth:`log_json`),
+        each with ``says``, its notation in words. ``guide`` is for a seat that may act
+        now: what to do and where, in a sentence drawn from its own view (``null`` for
+        everybody else).
         """
         log_from = max(0, min(log_from, self.ply))
         key = (self.ply, observer, (log_from if svg else -1 - log_from) * 2 + int(shared))
@@ -575,6 +577,7 @@ class LiveGame:
             "log_from": log_from,
             "log": self.log_json(observer, log_from, shared),
             "buttons": entry_of(self.game).buttons(self.view(observer)),
+            "guide": self.guide(observer),
         }
         msg = _encode(header)[:-1] + ',"view":' + self.view_json(observer) + "}"
         if svg:
@@ -582,6 +585,17 @@ class LiveGame:
         if len(self._msgs) < _CACHE:
             self._msgs[key] = msg
         return msg
+
+    def guide(self, observer: int | None) -> str | None:
+        """What ``observer`` is to do now (the game's guide, from his own view), or
+        ``None`` when he may not act: a spectator, a seat not to move, a game over."""
+        found = entry_of(self.game).guide
+        if found is None or observer is None or self.over or self.read_only:
+            return None
+        view = self.view(observer)
+        if observer not in view.get("to_move", ()):
+            return None
+        return found(view) or None
 
     def record_json(self) -> JsonDict:
         """The record: in full once the game is over (secret revealed, so anyone can
@@ -611,6 +625,11 @@ def draw_page(game: AnyGame, view: JsonDict) -> str:
     board = entry.render_svg(view).replace("\n", " ")
     panel = entry.render_panel(view).replace("\n", " ") if entry.render_panel else ""
     return board + "\n" + panel
+
+
+def _no_words(text: str) -> str:
+    """The explanation of a game that has none."""
+    return ""
 
 
 def _canon(view: JsonDict) -> str:

@@ -341,6 +341,7 @@ class LogEntryOut(BaseModel):
     ply: int
     actor: int | None
     action: str
+    says: str = Field(default="", description="the action's notation in words")
 
 
 class StateResponse(BaseModel):
@@ -356,6 +357,10 @@ class StateResponse(BaseModel):
     log_from: int
     log: list[LogEntryOut]
     buttons: dict[str, tuple[str, str]] = {}
+    guide: str | None = Field(
+        default=None,
+        description="for a seat that may act now: what to do and where, in one sentence",
+    )
     view: JsonObject
     svg: str
     clock: JsonObject | None = None
