@@ -45,9 +45,12 @@ import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from importlib.resources import files
 from pathlib import Path
 
+from sudoku_arena.ai.features import PACKAGE_FILE, features_module
 from sudoku_arena.ai.hints import LEVELS, hints_for
+from sudoku_arena.ai.learned import ships_weights
 from sudoku_arena.ai.tournament import (
     GameResult,
     jobs,
@@ -57,6 +60,7 @@ from sudoku_arena.ai.tournament import (
     summarise,
 )
 from sudoku_arena.core.errors import ArenaError, UnknownGameError
+from sudoku_arena.core.protocol import AnyGame
 from sudoku_arena.core.registry import entry_of, load, registered_games
 from sudoku_arena.core.sources import modules_reached, source_of
 from sudoku_arena.core.types import GameSpec, JsonDict
@@ -130,8 +134,21 @@ def fingerprint(game_id: str, players: int, params: JsonDict) -> str:
     roots += [m.__name__ for m in map(inspect.getmodule, makers) if m is not None]
     sources = {name: _source_of(name) for name in knowledge_modules(type(game).__module__, roots)}
     budgets = {lv: hints.budget(lv).describe() for lv in LEVELS}
-    text = json.dumps([game.spec.version, budgets, sources, params], sort_keys=True)
+    facts: list[object] = [game.spec.version, budgets, sources, params]
+    if ships_weights(game):
+        # Its levels play with the learned evaluation: the weights and the code that
+        # reads them decide the moves too (games without weights keep their prints).
+        learned = [features_module(game), "sudoku_arena.ai.value", "sudoku_arena.ai.learned"]
+        facts.append({name: _source_of(name) for name in learned})
+        facts.append(_weights_digest(game))
+    text = json.dumps(facts, sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _weights_digest(game: AnyGame) -> str:
+    """The SHA-256 of the weights shipped in ``game``'s package."""
+    package = features_module(game).rpartition(".")[0]
+    return hashlib.sha256((files(package) / PACKAGE_FILE).read_bytes()).hexdigest()
 
 
 #: The generic search: every level's moves go through it.
