@@ -26,6 +26,9 @@ export function renderStatus(seat, head, outcome) {
     status.className = "status over";
   } else if (seat !== null && toMove.includes(seat)) {
     text.textContent = st.seats.length > 1 ? `${playerLabel(game.seats, view, seat)}: your turn` : "Your turn";
+    // What to do now and where, in the server's words for this seat (inside the live
+    // region, so a screen reader hears it with the turn).
+    if (head.guide) text.append(": ", el("span", { class: "guide", text: head.guide }));
     status.className = "status mine";
   } else if (toMove.length) {
     text.textContent = "Waiting for " + toMove.map((s) => playerLabel(game.seats, view, s)).join(", ");
@@ -63,7 +66,10 @@ export function renderPlayers(key, view) {
   logEl.textContent = "";
   for (const e of entries) {
     const who = e.actor === null ? "chance" : playerLabel(game.seats, view, e.actor);
-    logEl.append(el("li", { class: e.actor === null ? "chance" : "" },
+    // The notation in words on hover and for screen readers ("r7c5: row 7, column 5").
+    const said = e.says ? `${e.action}: ${e.says}` : null;
+    logEl.append(el("li", { class: e.actor === null ? "chance" : "", title: said,
+      "aria-label": said && `${who}: ${said}` },
       el("span", { class: "who", text: who + ": " }),
       el("code", { text: e.action === null ? "(hidden)" : e.action })));
   }
@@ -217,7 +223,7 @@ export function announceMoves(key, shownKey, had, head) {
   for (const e of fresh) {
     if (e.actor !== null && st.seats.includes(e.actor)) continue;
     const who = e.actor === null ? "Chance" : playerLabel(info().seats, head.view, e.actor);
-    said.push(`${who}: ${e.action}.`);
+    said.push(`${who}: ${e.says || e.action}.`);
   }
   const outcome = head.outcome || head.view.outcome;
   if (outcome && !st.announcedEnd) {

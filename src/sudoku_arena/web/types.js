@@ -6,7 +6,8 @@
 /**
  * @typedef {{seat: number, kind: string, agent?: string | null, name: string}} Seat
  * @typedef {{winners: number[], scores: number[], reason: string}} Outcome
- * @typedef {{actor: number | null, action: string | null}} LogEntry
+ * @typedef {{actor: number | null, action: string | null, says?: string}} LogEntry
+ *   (says: the action's notation in words)
  * @typedef {{minutes: number, increment: number, words: string,
  *   left: number[], since: (number | null)[]}} Clock
  */
@@ -53,6 +54,8 @@
  * @property {number} log_from
  * @property {LogEntry[]} log
  * @property {Record<string, [string, string]>} [buttons] words (label, tooltip) per action
+ * @property {string | null} [guide] what this seat is to do now and where (only for a
+ *   seat that may act)
  * @property {View} view
  * @property {object} [ack] present when the position answers this client's move
  */
