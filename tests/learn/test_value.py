@@ -158,15 +158,14 @@ def test_weights_shipped_in_the_package_are_found(ship: Callable[[bool], None]) 
     assert not bot.fallback and bot.source == "the weights shipped with the game"
 
 
-def test_learned_is_offered_only_where_weights_ship(ship: Callable[[bool], None]) -> None:
+def test_learned_is_made_by_name_but_never_offered(ship: Callable[[bool], None]) -> None:
     from sudoku_arena.ai import agent_names
 
     game = sudoku_arena.load(GAME, seed=1)
-    ship(False)
-    assert "learned" not in agent_names(game)
-    assert make_agent("learned:20", game, seed=1) is not None  # still made by name
-    ship(True)
-    assert "learned" in agent_names(game)
+    for weights in (False, True):  # with weights, normal and hard are the learned bot
+        ship(weights)
+        assert "learned" not in agent_names(game) and "normal" in agent_names(game)
+        assert make_agent("learned:20", game, seed=1) is not None
 
 
 def test_normal_and_hard_play_with_shipped_weights_and_mcts_names_the_hand_written(

@@ -129,9 +129,8 @@ class LearnedAgent(MCTSAgent):
 
 
 def ships_weights(game: AnyGame) -> bool:
-    """Whether ``game``'s package holds learned weights (without loading them): only
-    then is ``learned`` offered to players, since without weights it plays as the
-    plain search, slower."""
+    """Whether ``game``'s package holds learned weights (without loading them): then
+    its ``normal`` and ``hard`` play with them (:mod:`sudoku_arena.ai.agents`)."""
     package = features_module(game).rpartition(".")[0]
     try:
         return (files(package) / PACKAGE_FILE).is_file()
@@ -139,4 +138,6 @@ def ships_weights(game: AnyGame) -> bool:
         return False
 
 
-register_agent(NAME, LearnedAgent, listed=ships_weights)
+# Made by name everywhere, offered to players nowhere: where weights ship, the levels
+# people choose already play with them (a second name for the same bot would confuse).
+register_agent(NAME, LearnedAgent, listed=lambda game: False)
