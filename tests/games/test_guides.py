@@ -88,7 +88,7 @@ def _sw(view: JsonDict, seat: int, text: str) -> str:
             assert f"{BOX_WORDS[int(b[1]) - 1]} province" in text, text
         return "choose a battle"
     if phase == "place":
-        assert f"you hold {view['scores'][seat]} of the {view['target']} provinces" in text
+        assert text.startswith("Place a warrior on a lit hilltop")
         last = [
             hills[0]
             for b, all_hills in enumerate(PROV_HILLS)
@@ -101,12 +101,9 @@ def _sw(view: JsonDict, seat: int, text: str) -> str:
         return "place"
     battle = view["battle"]
     b = int(battle["province"][1]) - 1
-    assert f"Battle for the {BOX_WORDS[b]} province (you {battle['scores'][seat]}," in text
-    for q in battle["active"]:
-        if q != seat:
-            assert f"{view['players'][q]} {battle['scores'][q]}" in text
+    assert text.startswith(f"Battle for the {BOX_WORDS[b]} province: ")
     if battle["opening"]:
-        assert "open by adding one" in text and "click a village, then it again" in text
+        assert "open with one of your lit villages (click it twice)" in text
         return "opening bid"
     if battle["need"] <= 0:
         assert "you lead" in text
@@ -120,7 +117,7 @@ def _sw(view: JsonDict, seat: int, text: str) -> str:
 
 def _cs(view: JsonDict, seat: int, text: str) -> str:
     if view["phase"] == "wild":
-        assert f"The dice show {', '.join(map(str, view['dice']))}:" in text
+        assert text.startswith(f"Dice {', '.join(map(str, view['dice']))}: pick the wild number")
         assert "Wild Counter" in text
         return "choose the wild"
     left = view["left"][seat]
@@ -157,10 +154,10 @@ def _citadel(view: JsonDict, seat: int, text: str) -> str:
         assert f"{mine + 1} of your 3" in text
         return "claim"
     credits = view["credits"]
-    assert f"Turn {view['turn']}, {credits} credit" in text
+    assert text.startswith(f"{credits} credit")
     assert "End turn" in text
     if any("-" in a for a in view["legal"]):
-        assert "click a warrior of yours, then where it steps" in text
+        assert "click a warrior, then a step (1)" in text
     return "turn with credits" if credits else "turn without credits"
 
 

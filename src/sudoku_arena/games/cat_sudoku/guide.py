@@ -40,11 +40,11 @@ def _write_guide(view: JsonDict, me: int) -> str:
         # Wild dice show the wild number; each may be written as any value (CS-5).
         w = view["wild"]
         values.append(
-            f"the wild {w} (as any value 1-6)"
+            f"the wild {w} (as any value)"
             if wild == 1
-            else f"the {_NUMBERS[wild]} wild {w}s (each as any value 1-6)"
+            else f"the {_NUMBERS[wild]} wild {w}s (as any values)"
         )
-        how = "click a die (for a wild one, the value to write), then a lit square"
+        how = "click a die (or a value, for a wild one), then a lit square"
     what = every(values)
     if count == 4 and not wild:
         what = f"the four values {', '.join(values)}"
@@ -70,12 +70,12 @@ def _wild_guide(view: JsonDict, legal: list[str]) -> str:
         found = (_WILD_RE.match(a) for a in legal)
         boxes = [m.group(3) for m in found if m and f"{m.group(1)}+" == label and not m.group(2)]
         if boxes:
-            options.append(f"the {label} box of {either(boxes)}")
+            options.append(f"{label} box {either(boxes)}")
     if any(_WILD_RE.match(a) and "blank" in a for a in legal):
-        options.append("a blank box (click it, then the value)")
-    text = f"The dice show {dice}: choose the wild number on the Wild Counter: {either(options)}"
+        options.append("a blank box: click it, then the value")
+    text = f"Dice {dice}: pick the wild number on the Wild Counter ({'; '.join(options)})"
     if "nowild" in legal:
-        text += ", or play without one (No wild)"
+        text += ", or No wild"
     return text
 
 

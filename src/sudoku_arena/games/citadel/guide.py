@@ -49,8 +49,8 @@ def guide(view: JsonDict) -> str:
     if phase == "setup":
         n = len(view["citadels"]) + 1
         return (
-            f"Place neutral citadel {n} of {NUM_CITADELS} on a lit point: at least two points "
-            "in from every edge, touching no other citadel"
+            f"Place neutral citadel {n} of {NUM_CITADELS} on a lit point "
+            "(two in from the edges, touching no other)"
         )
     if phase == "claim":
         mine = sum(1 for c in view["citadels"] if c["owner"] == me)
@@ -65,37 +65,34 @@ def _turn_guide(view: JsonDict, me: int, legal: list[str]) -> str:
     players: list[str] = view["players"]
     other = 1 - me
     scores: list[int] = view["scores"]
-    head = (
-        f"Turn {view['turn']}, {_credits(int(view['credits']))} to spend "
-        f"(citadels: you {scores[me]}, {players[other]} {scores[other]})"
-    )
+    credits = int(view["credits"])
     kinds = {split_action(parse_action(a))[0] for a in legal}
-    # A warrior's actions take two clicks (the warrior, then its target); the others one.
+    # Costs in credits; a warrior's actions take two clicks (the warrior, then its target).
     steps = []
     if K_MOVE in kinds:
-        steps.append(f"where it steps ({_credits(MOVE_COST)})")
+        steps.append(f"a step ({MOVE_COST})")
     if K_ATTACK in kinds:
         steps.append("an enemy to attack (free)")
     if K_RAZE in kinds:
-        steps.append(f"a wall to raze ({_credits(RAZE_COST)})")
+        steps.append(f"a wall to raze ({RAZE_COST})")
     parts = []
     if steps:
-        parts.append(f"click a warrior of yours, then {either(steps)}")
+        parts.append(f"click a warrior, then {either(steps)}")
     if K_RECRUIT in kinds:
-        parts.append(f"recruit on a dashed point ({_credits(RECRUIT_COST)})")
+        parts.append(f"recruit on a dashed point ({RECRUIT_COST})")
     if K_WALL in kinds:
-        parts.append(f"build a wall… ({_credits(WALL_COST)})")
+        parts.append(f"build a wall… ({WALL_COST})")
     if K_SIEGE in kinds:
         cells = [a.split()[1] for a in legal if a.startswith("siege ")]
         parts.append(f"take {either(cells)} by siege (free)")
     if parts:
-        text = f"{head}: {'; '.join(parts)}; then End turn"
+        text = f"{_credits(credits)} to spend: {'; '.join(parts)}; then End turn"
     else:
-        text = f"{head}: nothing more to do, End turn"
+        text = f"{_credits(credits)} left and nothing to do: End turn"
     if scores[other] - scores[me] >= 2:
-        text += f"; {players[other]} is two ahead: catch up, or {players[other]} wins at his turn"
+        text += f"; {players[other]} is two citadels ahead: catch up or {players[other]} wins"
     elif scores[me] - scores[other] >= 2:
-        text += "; you are two ahead: hold it to your next turn to win"
+        text += "; you are two citadels ahead: hold them to your next turn to win"
     return text
 
 

@@ -43,17 +43,16 @@ def guide(view: JsonDict) -> str:
     legal: list[str] = view["legal"]
     if not legal or not view["to_move"]:
         return ""
-    me = int(view["to_move"][0])
     phase = view["phase"]
     if phase == "choose":
         where = [province_words(b) for b in view["pending"]]
         return f"Battles are due for {every(where)}: click the one to fight first (lit)"
     if phase == "bid" and view["battle"] is not None:
-        return _bid_guide(view, me, legal)
-    return _place_guide(view, me)
+        return _bid_guide(view, legal)
+    return _place_guide(view)
 
 
-def _place_guide(view: JsonDict, me: int) -> str:
+def _place_guide(view: JsonDict) -> str:
     hilltops: list[str] = view["hilltops"]
     owners: list[int] = view["owners"]
     # The hilltops that would start a battle: the last free one of a province nobody holds.
@@ -62,53 +61,39 @@ def _place_guide(view: JsonDict, me: int) -> str:
         free = [h for h in hills if not hilltops[h]]
         if owners[b] < 0 and len(free) == 1:
             starts.setdefault(free[0], []).append(b)
-    held = f"you hold {view['scores'][me]} of the {view['target']} provinces you need"
     if not starts:
-        return (
-            f"Place a warrior on a lit hilltop ({held}); taking a province's last free "
-            "hilltop starts a battle for it"
-        )
+        return "Place a warrior on a lit hilltop; a province's last free one starts its battle"
     named = [
         f"{hill_name(h)} for {every([f'the {BOX_WORDS[b]}' for b in bs])}"
         for h, bs in sorted(starts.items())[:_NAMED]
     ]
     more = " and more" if len(starts) > _NAMED else ""
     return (
-        f"Place a warrior on a lit hilltop ({held}); the last free hilltop of a province "
-        f"starts its battle: {every(named)}{more}"
+        "Place a warrior on a lit hilltop; a province's last free one starts its battle: "
+        f"{every(named)}{more}"
     )
 
 
-def _bid_guide(view: JsonDict, me: int, legal: list[str]) -> str:
+def _bid_guide(view: JsonDict, legal: list[str]) -> str:
     battle: JsonDict = view["battle"]
-    players: list[str] = view["players"]
-    scores: list[int | None] = battle["scores"]
-    rivals = ", ".join(f"{players[q]} {scores[q]}" for q in battle["active"] if q != me)
-    head = f"Battle for {province_words(battle['province'])} (you {scores[me]}, {rivals})"
+    head = f"Battle for {province_words(battle['province'])}"
     bids = [a.split()[1:] for a in legal if a.startswith("bid ")]
+    if battle["opening"]:
+        return f"{head}: open with one of your lit villages (click it twice), add nothing, or yield"
+    need = int(battle["need"])
+    if not bids and "bid" in legal:
+        return f"{head}: you lead; add nothing, or yield"
+    if not bids:
+        return f"{head}: your villages cannot add the +{need} you need: yield"
+    # The two clicks of a bid: the first village, then a second one or itself again.
     singles = any(len(b) == 1 for b in bids)
     pairs = any(len(b) == 2 for b in bids)
-    if battle["opening"]:
-        return (
-            f"{head}: open by adding one of your lit villages, or add nothing, or yield; "
-            "click a village, then it again to bid it"
-        )
-    need = int(battle["need"])
-    if not bids and "bid" not in legal:
-        return f"{head}: none of your villages can add the +{need} you need: yield"
-    # The two clicks of a bid: the first village, then a second one or itself again.
-    second = (
-        "a second one or it again alone"
-        if singles and pairs
-        else ("a second one" if pairs else "it again")
-    )
+    second = "another or it again" if singles and pairs else "another" if pairs else "it again"
     how = f"click a village, then {second}"
     if need <= 0:
-        return f"{head}: you lead, so add nothing, or add one or two lit villages ({how}), or yield"
-    return (
-        f"{head}: bid one or two of your lit villages worth at least +{need} to lead "
-        f"({how}), or yield"
-    )
+        return f"{head}: you lead; add nothing, add lit villages ({how}), or yield"
+    many = "one or two" if singles and pairs else "two" if pairs else "one of your"
+    return f"{head}: add {many} lit villages worth +{need} or more to lead ({how}), or yield"
 
 
 def explain(action: str) -> str:

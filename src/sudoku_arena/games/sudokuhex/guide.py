@@ -65,8 +65,8 @@ def guide(view: JsonDict) -> str:
     top = [name for name in legal if points[name] == best]
     named = either(top) if len(top) <= _NAMED else ", ".join(top[:_NAMED]) + " and others"
     return (
-        f"Place your {hand} on a lit hex (no {hand} yet in its honeycomb or on its lines); "
-        f"it scores a point per tile in line: {best} on {named}"
+        f"Place your {hand} on a lit hex; it scores a point per tile in line with it: "
+        f"{best} on {named}"
     )
 
 
