@@ -122,3 +122,40 @@ def test_a_second_generation_plays_its_games_with_the_first_ones_weights(
 
     code, output = train_cli(*tiny, "--out", str(tmp_path / "x"), "--value", str(tmp_path))
     assert code == 2 and "--value" in output and "Traceback" not in output
+
+
+def test_opponents_take_a_seat_in_a_share_of_the_games(tmp_path: Path) -> None:
+    from sudoku_arena.learn.selfplay import play_game
+
+    plain = Settings(game="tic-tac-sudoku", games=8, sims=8, seed=3, epochs=1)
+    mixed = Settings(
+        game="tic-tac-sudoku", games=8, sims=8, seed=3, epochs=1,
+        opponents=("panel:lowest",), opponent_share=0.5,
+    )  # fmt: skip
+    with_outsider = 0
+    for g in range(8):
+        a, b = play_game(plain, g), play_game(mixed, g)
+        if not any(np.isnan(q) for q in b.searched):
+            assert a.features == b.features  # no opponent drawn: the very same game
+        else:
+            with_outsider += 1
+            # The outsider's moves are not searched (NaN), and only after the random
+            # opening plies, which stay the search's; the game went another way.
+            assert not any(np.isnan(q) for q in b.searched[: plain.random_plies])
+            assert a.features != b.features
+    assert 0 < with_outsider < 8
+
+    code, output = train_cli(
+        "tic-tac-sudoku", "--out", str(tmp_path / "r"), "--games", "2", "--sims", "5",
+        "--epochs", "1", "--workers", "1", "--opponents", "panel:*",
+    )  # fmt: skip
+    assert code == 0, output
+    settings = json.loads((tmp_path / "r" / "run.json").read_text())["settings"]
+    assert "panel:lowest" in settings["opponents"] and settings["opponent_share"] == 0.25
+    code, output = train_cli(
+        "tic-tac-sudoku", "--out", str(tmp_path / "x"), "--opponents", "panel:nobody"
+    )
+    assert code == 2 and "'nobody'" in output and "panel:lowest" in output
+    assert "Traceback" not in output
+    old = Settings.from_json({k: v for k, v in plain.to_json().items() if k != "opponents"})
+    assert old == plain  # a run recorded before opponents existed reads as it was

@@ -18,7 +18,10 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 import sudoku_arena.games as games_package
+from sudoku_arena.ai.agents import make_agent
 from sudoku_arena.ai.features import MODULE
+from sudoku_arena.ai.panel import PREFIX as PANEL
+from sudoku_arena.ai.panel import panel_names
 from sudoku_arena.cli.analyze import SpeedColumn
 from sudoku_arena.cli.app import app, console, fail
 from sudoku_arena.core.errors import ArenaError
@@ -45,6 +48,9 @@ def _command(game: str, out: Path, settings: Settings) -> str:
     words += ["--epochs", str(settings.epochs), "--seed", str(settings.seed)]
     if settings.value:
         words += ["--value", settings.value]
+    if settings.opponents:
+        words += ["--opponents", ",".join(settings.opponents)]
+        words += ["--opponent-share", str(settings.opponent_share)]
     return shlex.join(words)
 
 
@@ -84,6 +90,16 @@ def train(
         Path | None,
         typer.Option(help="weights an earlier run made: self-play evaluates with them"),
     ] = None,
+    opponents: Annotated[
+        str | None,
+        typer.Option(
+            help="agents that take one seat in a share of the games, comma-separated "
+            "(panel:lowest,panel:highest; 'panel:*' for the game's whole exploit panel)"
+        ),
+    ] = None,
+    opponent_share: Annotated[
+        float, typer.Option(min=0.0, max=1.0, help="share of the games with an opponent")
+    ] = 0.25,
     backend: Annotated[str, typer.Option(help="local or ray")] = "local",
     address: Annotated[
         str | None, typer.Option(help="address of a running Ray cluster (with --backend ray)")
@@ -106,6 +122,7 @@ def train(
     folder = out if out is not None else Path(f"train-{game}")
     try:
         digest = "" if value is None else file_sha256(value)
+        outsiders, share = _opponents(game, opponents, opponent_share)
         settings = Settings(
             game=game,
             games=games,
@@ -114,6 +131,8 @@ def train(
             epochs=epochs,
             value="" if value is None else str(value.resolve()),
             value_sha256=digest,
+            opponents=outsiders,
+            opponent_share=share,
         )
         features = check_game(load(game, seed=seed))
         if value is not None:
@@ -126,6 +145,22 @@ def train(
         _say(f"note: {note}")
     _selfplay(folder, settings, workers, backend, address)
     _train(folder, settings)
+
+
+def _opponents(game_id: str, names: str | None, share: float) -> tuple[tuple[str, ...], float]:
+    """The ``opponents`` and ``opponent_share`` settings from the options, each name
+    checked by making the agent (``panel:*``: the game's whole exploit panel)."""
+    if not names:
+        return (), 0.0
+    game = load(game_id, seed=0)
+    found: list[str] = []
+    for name in (n.strip() for n in names.split(",")):
+        if name == f"{PANEL}:*":
+            found += panel_names(game)
+        elif name:
+            make_agent(name, game, seed=0)  # an unknown name is refused here, saying why
+            found.append(name)
+    return tuple(dict.fromkeys(found)), share
 
 
 def _selfplay(

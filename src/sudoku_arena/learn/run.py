@@ -68,6 +68,12 @@ class Settings:
     #: Empty: the game's hand-written evaluation.
     value: str = ""
     value_sha256: str = ""
+    #: Agents (names for ``make_agent``, such as the exploit panel's ``panel:lowest``)
+    #: that take one seat, drawn at random, in a share of the games: the network then
+    #: also sees the positions such opponents steer into, which self-play alone never
+    #: reaches (a league, as AlphaStar's exploiters; the search still plays the other).
+    opponents: tuple[str, ...] = ()
+    opponent_share: float = 0.0
 
     @property
     def shards(self) -> int:
@@ -76,17 +82,24 @@ class Settings:
     def to_json(self) -> JsonDict:
         out = asdict(self)
         out["hidden"] = list(self.hidden)
+        out["opponents"] = list(self.opponents)
         return out
 
     @classmethod
     def from_json(cls, data: JsonDict) -> Settings:
         names = {f.name for f in fields(cls)}
         if isinstance(data, dict):
-            # Runs made before self-play could start from weights played without them.
-            data = {"value": "", "value_sha256": "", **data}
+            # Runs made before these settings existed were played without them.
+            data = {**_ADDED_LATER, **data}
         if not isinstance(data, dict) or set(data) != names:
             raise ValueError(f"settings need exactly {sorted(names)}")
-        return cls(**{**data, "hidden": tuple(data["hidden"])})
+        return cls(
+            **{**data, "hidden": tuple(data["hidden"]), "opponents": tuple(data["opponents"])}
+        )
+
+
+#: Settings that runs made before they existed did not record, with their values then.
+_ADDED_LATER: JsonDict = {"value": "", "value_sha256": "", "opponents": [], "opponent_share": 0.0}
 
 
 def file_sha256(path: Path) -> str:

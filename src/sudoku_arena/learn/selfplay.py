@@ -3,7 +3,9 @@
 Each game is played by the search (:class:`~sudoku_arena.ai.mcts.MCTS` with the game's
 hints, ``sims`` simulations per move) in every seat; when the run names ``value``
 weights (an earlier run's), the search's leaves are evaluated by that network, so a
-generation learns from the games of the one before. For variety the first
+generation learns from the games of the one before; with ``opponents``, one seat of a
+share of the games is played by one of them (a scripted strategy, say), so the
+positions such players steer into are learned too. For variety the first
 ``random_plies`` plies are uniformly random and the next ones, up to
 ``sampled_plies``, are drawn in proportion to the search's visits; later moves are the
 search's best. Every position with a seat to move is recorded: its value features from
@@ -32,10 +34,12 @@ from pathlib import Path
 
 import numpy as np
 
+from sudoku_arena.ai.agents import make_agent
 from sudoku_arena.ai.features import FeatureSet, NoFeaturesError, features_for
 from sudoku_arena.ai.hints import hints_for
 from sudoku_arena.ai.mcts import MCTS, Budget
 from sudoku_arena.ai.value import ValueNet, load_weights, value_evaluator
+from sudoku_arena.core.agent import Agent
 from sudoku_arena.core.errors import WorkerDiedError
 from sudoku_arena.core.match import sample_outcome
 from sudoku_arena.core.protocol import AnyGame
@@ -87,6 +91,7 @@ def play_game(settings: Settings, index: int) -> GameRecord:
         game, hints=_search_hints(game, hints, settings), rng=random.Random(rng.getrandbits(64))
     )
     budget = Budget(settings.sims)
+    outsider, outsider_seat = _opponent(settings, index, game)
     s = game.initial_state()
     out = GameRecord([], [], [], [], [], (), 0)
     ply = 0
@@ -102,6 +107,11 @@ def play_game(settings: Settings, index: int) -> GameRecord:
         out.movers.append(p)
         out.plies_at.append(ply)
         out.handwritten.append(NAN if hints.evaluate is None else hints.evaluate(game, s)[p])
+        if outsider is not None and p == outsider_seat and ply >= settings.random_plies:
+            out.searched.append(NAN)
+            s = game.apply(s, outsider.act(game, s, p), p)
+            ply += 1
+            continue
         result = search.search(s, p, budget)
         # The root's best mean return (none when there was only one legal action).
         out.searched.append(result.stats[0][2] if result.simulations else NAN)
@@ -114,6 +124,19 @@ def play_game(settings: Settings, index: int) -> GameRecord:
         s = game.apply(s, a, p)
         ply += 1
     return dataclasses.replace(out, returns=tuple(game.returns(s)), plies=ply)
+
+
+def _opponent(settings: Settings, index: int, game: AnyGame) -> tuple[Agent | None, int]:
+    """The run's outside agent for game ``index`` and its seat, or ``None`` (in a share
+    ``opponent_share`` of the games). Drawn from a generator of its own, so the games
+    without one are those of a run without opponents."""
+    if not settings.opponents:
+        return None, -1
+    rng = random.Random(f"{settings.seed}/{index}/opponent")
+    if rng.random() >= settings.opponent_share:
+        return None, -1
+    name = rng.choice(settings.opponents)
+    return make_agent(name, game, seed=rng.getrandbits(32)), rng.randrange(game.num_players)
 
 
 def _search_hints(game: AnyGame, hints: SearchHints, settings: Settings) -> SearchHints:
