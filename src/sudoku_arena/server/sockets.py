@@ -28,9 +28,11 @@ JSON text messages, at most ``max_message`` bytes each:
   and ``watchers`` (spectators), sent whenever somebody comes or goes.
 * client ``{"type": "resync"}``: send the whole position again; ``{"type": "ping"}``.
 * server ``state``: one JSON line (``seat``, ``ply``, ``view``, ``log`` from
-  ``log_from``, ``status``, ``outcome``, ``rematch``, ``buttons``: words for the legal
-  actions played by a button, ``clock``), then the SVG board and the SVG panel drawn
-  from that view, a line each. In timed games ``clock`` holds ``minutes``,
+  ``log_from`` with each entry's notation in words (``says``), ``status``,
+  ``outcome``, ``rematch``, ``buttons``: words for the legal actions played by a
+  button, ``guide``: what a seat that may act now is to do, ``clock``), then the SVG
+  board and the SVG panel drawn from that view, a line each. In timed games ``clock``
+  holds ``minutes``,
   ``increment``, per seat the seconds ``left`` as of ``since`` (the server time at which
   that seat's clock started running, or null while it is stopped), and the message
   carries ``server_time``: a seat has ``left - (server_time - since)`` seconds then. A
