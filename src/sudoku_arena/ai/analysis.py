@@ -18,8 +18,11 @@ from sudoku_arena.ai.hints import hints_for
 from sudoku_arena.ai.mcts.evaluate import position_values
 from sudoku_arena.core.protocol import AnyGame
 
-#: Fewest simulations per position: fewer make the values mostly noise.
-MIN_SIMULATIONS = 4
+#: Fewest simulations per position: enough that evaluating a position twice with two
+#: seeds differs by under 10 points of win chance in every game (measured with
+#: ``scripts/analysis_precision.py``, figures in docs/web.md); Cat Sudoku's five (its
+#: ``easy`` level) differed by up to 70.
+MIN_SIMULATIONS = 400
 #: Swings reported per game, and the least change (of some seat's value) that counts.
 TOP_SWINGS = 5
 LEAST_SWING = 0.1
@@ -28,11 +31,10 @@ __all__ = ["Swing", "analyse", "position_values", "simulations_for", "swings"]
 
 
 def simulations_for(game: AnyGame) -> int:
-    """Simulations per position: the game's ``easy`` level (the cheapest search its
-    author tuned: its cost per simulation is known to be bearable), at least
-    :data:`MIN_SIMULATIONS`. That takes milliseconds a position in most games, so a
-    whole game analyses in seconds; in Cat Sudoku, whose every simulation plays the
-    game out to its end, about 0.2 s a position (five simulations)."""
+    """Simulations per position: :data:`MIN_SIMULATIONS`, or the game's ``easy`` level
+    if that is more. That takes from 2 ms a position (Tic-Tac-Sudoku) to 0.4 s (Cat
+    Sudoku, whose simulations play the dice out), so a whole game analyses in the
+    background in seconds to a minute or so."""
     return max(MIN_SIMULATIONS, hints_for(game).budget("easy").iterations)
 
 

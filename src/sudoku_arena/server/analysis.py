@@ -34,6 +34,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import BrokenExecutor, Executor, ThreadPoolExecutor
 
 from sudoku_arena.ai.analysis import position_values, simulations_for, swings
+from sudoku_arena.ai.coach import best_move, coach_simulations, mistakes
 from sudoku_arena.core.protocol import AnyGame
 from sudoku_arena.core.registry import load
 from sudoku_arena.core.types import JsonDict
@@ -43,7 +44,9 @@ from sudoku_arena.server.storage import GameRow, Storage
 
 log = logging.getLogger("sudoku_arena.server")
 
-Evaluate = Callable[[GameRow, int, int, int | None], tuple[int, list[list[float]]]]
+Evaluate = Callable[
+    [GameRow, int, int, int | None], tuple[int, list[list[float]], list[JsonDict | None]]
+]
 
 # -- in the worker ---------------------------------------------------------------------------
 
@@ -68,16 +71,26 @@ def _replayed(row: GameRow) -> tuple[AnyGame, Sequence[object], Callable[[int], 
 
 def evaluate_positions(
     row: GameRow, start: int, stop: int, simulations: int | None
-) -> tuple[int, list[list[float]]]:
+) -> tuple[int, list[list[float]], list[JsonDict | None]]:
     """Positions ``start`` to ``stop - 1`` of the finished game ``row``: the
-    simulations used per position and each position's value per seat."""
+    simulations used per position, each position's value per seat, and at each
+    decision of one seat with a choice the search's best move there (searched from
+    that seat's view, as a hint is: the coach shows it beside a mistake)."""
     game, states, seed_of = _replayed(row)
     n = simulations or simulations_for(game)
     out = [
         [round(v, 4) for v in position_values(game, states[i], n, seed_of(i))]
         for i in range(start, stop)
     ]
-    return n, out
+    best: list[JsonDict | None] = []
+    for i in range(start, stop):
+        found = best_move(game, states[i], simulations or coach_simulations(game), seed_of(i) + 1)
+        best.append(
+            None
+            if found is None
+            else {"action": str(game.format_action(found.action)), "chance": found.chance}
+        )
+    return n, out, best
 
 
 def _warm() -> bool:
@@ -85,6 +98,26 @@ def _warm() -> bool:
     import sudoku_arena.server.live  # noqa: F401
 
     return True
+
+
+def mistakes_json(
+    values: Sequence[Sequence[float]],
+    actions: Sequence[tuple[int, int | None, str]],
+    best: Sequence[JsonDict | None],
+) -> list[JsonDict]:
+    """Each seat's moves that lost it the most win chance, with the better move."""
+    return [
+        {
+            "ply": m.ply,
+            "seat": m.seat,
+            "action": m.action,
+            "before": round(m.before, 4),
+            "after": round(m.after, 4),
+            "better": m.better,
+            "better_chance": m.better_chance,
+        }
+        for m in mistakes(values, actions, best)
+    ]
 
 
 def swings_json(
@@ -217,20 +250,32 @@ class Analyser:
             sims = self.simulations_of(row)
             stored = await asyncio.to_thread(store.load, gid)
             values: list[list[float]] = []
+            best: list[JsonDict | None] = []
             if stored is not None and stored.simulations == sims:  # go on from there
                 values = [list(v) for v in stored.result.get("values", [])]
+                best = list(stored.result.get("best", []))
+                if len(best) != len(values):  # stored before best moves were: afresh
+                    values, best = [], []
             total = len(row.actions) + 1
             loop = asyncio.get_running_loop()
             while len(values) < total:
                 stop = min(total, len(values) + self.chunk)
-                sims, chunk = await loop.run_in_executor(
+                sims, chunk, chunk_best = await loop.run_in_executor(
                     self._pool, self.evaluate, row, len(values), stop, self.simulations
                 )
                 values.extend(chunk)
+                best.extend(chunk_best)
                 self.positions += len(chunk)
-                if not await asyncio.to_thread(store.progress, gid, holder, lease, sims, values):
+                if not await asyncio.to_thread(
+                    store.progress, gid, holder, lease, sims, values, best
+                ):
                     return True  # the lease was lost: its new holder goes on
-            result: JsonDict = {"values": values, "swings": swings_json(values, row.actions)}
+            result: JsonDict = {
+                "values": values,
+                "swings": swings_json(values, row.actions),
+                "best": best,
+                "mistakes": mistakes_json(values, row.actions, best),
+            }
             await asyncio.to_thread(store.finish, gid, holder, sims, result)
         except asyncio.CancelledError:
             raise

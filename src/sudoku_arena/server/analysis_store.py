@@ -37,7 +37,8 @@ analysis_table = Table(
     Column("expires", Float, nullable=False),  # time.time() after which others may
     Column("attempts", Integer, nullable=False),  # claims so far
     Column("simulations", Integer, nullable=True),  # per position
-    # JSON: {"values": [[per seat] per position so far]} and, once done, "swings".
+    # JSON: {"values": [[per seat] per position so far], "best": [the search's best
+    # move per position, or null]} and, once done, "swings" and "mistakes".
     Column("result", Text, nullable=True),
     Column("problem", Text, nullable=True),  # why it failed
     Column("created", Float, nullable=False),
@@ -125,12 +126,18 @@ class AnalysisStore:
             return got.rowcount == 1
 
     def progress(
-        self, game_id: str, holder: str, seconds: float, simulations: int, values: list[list[float]]
+        self,
+        game_id: str,
+        holder: str,
+        seconds: float,
+        simulations: int,
+        values: list[list[float]],
+        best: list[JsonDict | None] | None = None,
     ) -> bool:
-        """Store the values so far and renew the lease; ``False`` if the lease was lost
-        (then the work is left to the process that has it)."""
+        """Store the values (and best moves) so far and renew the lease; ``False`` if
+        the lease was lost (then the work is left to the process that has it)."""
         now = time.time()
-        result = json.dumps({"values": values})
+        result = json.dumps({"values": values, "best": best or []})
         return self._update(
             game_id, holder, expires=now + seconds, simulations=simulations, result=result
         )

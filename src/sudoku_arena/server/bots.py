@@ -14,15 +14,18 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from concurrent.futures import BrokenExecutor, Executor, ThreadPoolExecutor
 from functools import lru_cache, partial
+from typing import TypeVar
 
 from sudoku_arena.core.protocol import AnyGame
 from sudoku_arena.core.types import JsonDict
 from sudoku_arena.core.workers import spawn_pool
 
 log = logging.getLogger("sudoku_arena.server")
+
+T = TypeVar("T")
 
 
 @lru_cache(maxsize=64)
@@ -111,3 +114,11 @@ class BotRunner:
                 self.start()
             assert self._pool is not None
             return await loop.run_in_executor(self._pool, job)
+
+    async def call(self, job: Callable[[], T]) -> T:
+        """Run ``job`` (a picklable partial of a module-level function) in a worker:
+        other searches made for a seat (the coach's hints) wait there like a bot's
+        move, off the server's event loop."""
+        self.start()
+        assert self._pool is not None
+        return await asyncio.get_running_loop().run_in_executor(self._pool, job)

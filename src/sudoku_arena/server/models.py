@@ -142,6 +142,11 @@ class CreateMatchRequest(_Strict):
         description="public: listed, open seats joinable from the lobby; private: found "
         "only through its links (default: private for invite games, public on one screen)",
     )
+    coach: bool | None = Field(
+        default=None,
+        description="hints from the search during the game (default: on against bots, "
+        "off between people); stated to everybody who opens the game",
+    )
     # Documented as matching no value (any seed makes the request not match), and read
     # only to answer seed_refused, which says why online chance cannot be chosen.
     seed: Annotated[
@@ -412,6 +417,9 @@ class RecordResponse(BaseModel):
     actions: list[RecordAction]
     outcome: JsonObject | None
     chance: ChanceInfo | None = None
+    hints: list[int] | None = Field(
+        default=None, description="hints each seat asked the coach for (none: no coach)"
+    )
 
 
 class ReplayResponse(BaseModel):
@@ -437,6 +445,16 @@ class SwingInfo(BaseModel):
     deltas: list[float] = Field(description="each seat's change of its chance of winning")
 
 
+class MistakeInfo(BaseModel):
+    ply: int = Field(description="the position after the move")
+    seat: int = Field(description="the seat that made it")
+    action: str = Field(description="the move played")
+    before: float = Field(description="the seat's chance of winning before it")
+    after: float = Field(description="the seat's chance of winning after it")
+    better: str = Field(description="the search's best move there (from the seat's view)")
+    better_chance: float | None = Field(description="the seat's chance after that move")
+
+
 class AnalysisResponse(BaseModel):
     game_id: str
     status: Literal["pending", "done", "failed"]
@@ -449,3 +467,8 @@ class AnalysisResponse(BaseModel):
         "a shared win counts as a share, solo games their normalised score)"
     )
     swings: list[SwingInfo] = Field(description="once done: the largest swings, by ply")
+    mistakes: list[MistakeInfo] = Field(
+        default_factory=list,
+        description="once done: each seat's moves that lost it the most chance of winning "
+        "(10 points or more, five at most), by ply, with the search's better move",
+    )

@@ -27,7 +27,7 @@ _MEANING = {
     "message names the field and what is allowed), or a refused field (seed_refused, "
     "bad_client_seed).",
     403: "A seat's token is missing or wrong (bad_token), or the seat may not do that "
-    "(forbidden, private).",
+    "(forbidden, private, coach_off: no hints in that game).",
     404: "There is no game with that id (not_found), or no such ply.",
     409: "The game's state does not allow it now (stale, not_your_turn, game_over, "
     "not_over, read_only, seat_elsewhere, seat_taken, full, already_seated).",
