@@ -381,19 +381,22 @@ def _bid_targets(view: JsonDict, ox: int, oy: int, legal: list[str], mover_color
     selectable = sorted(singles | set(pairs))
 
     def cell_rect(cell: int, attrs: str, title: str, opacity: str) -> str:
-        # Completing targets ("0") are outlines that still take clicks: several of them
-        # share a village (one per first click), and only one shows at a time.
+        # Completing targets ("0") are outlines: several of them share a village (one
+        # per first click), and only one shows at a time. Each target takes clicks on
+        # its whole village (a transparent square under the mark drawn inset), 40 px
+        # on a phone, a finger's size.
         r, c = divmod(cell, 9)
         x, y = ox + c * _CELL, oy + r * _CELL
         inset, width = (4, 2) if opacity != "0" else (7, 3)
         fill = f'fill="{mover_color}" fill-opacity="{opacity}"'
         if opacity == "0":
-            fill = 'fill="none" pointer-events="all"'
+            fill = 'fill="none"'
         return (
-            f'<rect class="target" {attrs} x="{x + inset}" y="{y + inset}" '
+            f'<g class="target" {attrs} style="cursor:pointer">'
+            f'<rect x="{x}" y="{y}" width="{_CELL}" height="{_CELL}" fill="#000" '
+            f'fill-opacity="0"/><rect x="{x + inset}" y="{y + inset}" '
             f'width="{_CELL - 2 * inset}" height="{_CELL - 2 * inset}" {fill} '
-            f'stroke="{mover_color}" stroke-width="{width}" style="cursor:pointer">'
-            f"<title>{title}</title></rect>"
+            f'stroke="{mover_color}" stroke-width="{width}"/><title>{title}</title></g>'
         )
 
     out: list[str] = []
