@@ -10,13 +10,16 @@
 //     panel.js       status, players, move log, clocks, result, legend, fair chance
 //     seats.js       invite links, continuing on another device, a seat moved away
 //     state.js       the state the play page's modules share
-//   replay.js      the replay page
+//   replay.js      the replay page (mistakes.js: its list of the moves that lost most)
+//   coach.js       the play page's coach: hints, numbered on the board
 //   learn.js       learn to play: the lessons list, progress kept here (tutorial.js: a lesson)
 //   util.js        helpers every page shares (elements, API, notices, drawings)
 //   types.js       JSDoc types of the server's messages, for the type check only
 
+import { coach } from "./coach.js";
 import { home } from "./home.js";
 import { lessonList } from "./learn.js";
+import { mistakes } from "./mistakes.js";
 import { play } from "./play.js";
 import { replay } from "./replay.js";
 import { lesson } from "./tutorial.js";
@@ -28,7 +31,7 @@ try {
 
 const page = document.body.dataset.page;
 if (page === "home") home();
-else if (page === "play") play();
-else if (page === "replay") replay();
+else if (page === "play") { play(); coach(); }
+else if (page === "replay") { replay(); mistakes(); }
 else if (page === "lessons") lessonList();
 else if (page === "lesson") lesson();

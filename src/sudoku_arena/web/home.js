@@ -199,10 +199,12 @@ export async function home() {
   clock.addEventListener("change", () => { $("f-clock-times").hidden = !clock.checked; });
 }
 
-/** The new-game form's clock and listing choices, as the API takes them. */
+/** The new-game form's clock, listing and coach choices, as the API takes them. */
 function newGameExtras() {
-  /** @type {{visibility: string, clock?: {minutes: number, increment: number}}} */
+  /** @type {{visibility: string, clock?: {minutes: number, increment: number}, coach?: boolean}} */
   const extras = { visibility: $input("f-public").checked ? "public" : "private" };
+  // Between people the coach is off unless the creator turns it on (against bots it is on).
+  if ($input("f-coach").checked) extras.coach = true;
   if ($input("f-clock").checked) {
     extras.clock = { minutes: parseFloat($input("f-minutes").value) || 5,
       increment: parseFloat($input("f-increment").value) || 0 };

@@ -1,0 +1,191 @@
+// Sudoku Arena: the coach. On the play page, a "Coach" panel: whether hints are on in
+// this game and why (shown to everybody who opens the game, players and watchers), and
+// for the seat to move a Hint button: the search's three best moves from its own view
+// (POST /api/matches/{id}/hint), numbered 1-3 on the board with their chances and
+// listed in words. On the replay page, the moves that lost most (mistakes.js).
+//
+// Badges are drawn into the board's own SVG over the element that plays the move
+// (data-action); a move with no place on the board (an off-board button) gets its
+// button marked instead. A new position clears the hint: it was for the old one.
+
+import { st } from "./state.js";
+import { api, el, gameIdFromPath } from "./util.js";
+
+const NS = "http://www.w3.org/2000/svg";
+
+/**
+ * @typedef {{rank: number, action: string, says: string, chance: number, visits: number}} HintMove
+ * @typedef {{game_id: string, seat: number, ply: number, simulations: number,
+ *   moves: HintMove[], hints: number}} Hint
+ * @typedef {{game_id: string, enabled: boolean, why: string, hints: number[]}} CoachInfo
+ */
+
+/** @param {number} v */
+export const pct = (v) => `${Math.round(v * 100)}%`;
+
+const style = `
+  .coach-badge circle { stroke: #fff; stroke-width: 2; }
+  .coach-badge text { font-weight: 700; pointer-events: none; }
+  .coach-badge { pointer-events: none; }
+  .coach-badge.hint circle { fill: #0b5cad; }
+  .coach-badge.played circle { fill: #b42318; }
+  .coach-badge.better circle { fill: #1e7d3a; }
+  .coach-badge .chance { font-size: 11px; fill: #1d2330; paint-order: stroke; stroke: #fff; stroke-width: 3px; }
+  .hints, .mistakes { padding-left: 0; list-style: none; margin: 0.4rem 0 0; }
+  .hints li { margin: 0.2rem 0; }
+  .hints .rank, .mistakes .rank { display: inline-block; min-width: 1.5rem; height: 1.5rem; border-radius: 50%;
+    background: #0b5cad; color: #fff; text-align: center; font-weight: 700; margin-right: 0.4rem; }
+  .mistakes button { width: 100%; text-align: left; margin: 0.15rem 0; min-height: 2.4rem; }
+  .mistakes button[aria-pressed="true"] { border: 2px solid #1d2330; }
+  .actions button.coach-marked { box-shadow: 0 0 0 3px #0b5cad; }
+`;
+
+let styled = false;
+/** The coach's styles, added to the page once. */
+export function addStyle() {
+  if (styled) return;
+  styled = true;
+  document.head.append(el("style", { text: style }));
+}
+
+/** Every badge and mark the coach drew, removed. */
+export function clearBadges() {
+  for (const b of document.querySelectorAll(".coach-badge")) b.remove();
+  for (const b of document.querySelectorAll(".coach-marked")) b.classList.remove("coach-marked");
+}
+
+/**
+ * A numbered badge over the element that plays `action` (on the board or its panel),
+ * with a short label under the number; or its off-board button marked. Whether it
+ * found a place.
+ * @param {string} action
+ * @param {string} mark the badge's text: "1", "✗"...
+ * @param {string} label under the badge: "62%"
+ * @param {string} kind hint, played or better
+ * @returns {boolean}
+ */
+export function badge(action, mark, label, kind) {
+  const targets = Array.from(document.querySelectorAll("#board [data-action], #game-panel [data-action]"))
+    .filter((t) => t.getAttribute("data-action") === action);
+  for (const t of targets) {
+    const root = t.closest("svg");
+    if (!(t instanceof SVGGraphicsElement) || !root) continue;
+    const box = t.getBBox();
+    if (!box.width && !box.height) continue;
+    const r = Math.max(8, Math.min(16, Math.min(box.width, box.height) * 0.32));
+    const cx = box.x + box.width / 2, cy = box.y + box.height / 2;
+    const g = document.createElementNS(NS, "g");
+    g.setAttribute("class", `coach-badge ${kind}`);
+    g.setAttribute("data-badge", action);
+    g.setAttribute("aria-hidden", "true");
+    const c = document.createElementNS(NS, "circle");
+    c.setAttribute("cx", String(cx));
+    c.setAttribute("cy", String(cy - r * 0.3));
+    c.setAttribute("r", String(r));
+    const n = document.createElementNS(NS, "text");
+    n.setAttribute("x", String(cx));
+    n.setAttribute("y", String(cy - r * 0.3 + r * 0.38));
+    n.setAttribute("text-anchor", "middle");
+    n.setAttribute("font-size", String(r * 1.1));
+    n.setAttribute("fill", "#fff");
+    n.textContent = mark;
+    const p = document.createElementNS(NS, "text");
+    p.setAttribute("class", "chance");
+    p.setAttribute("x", String(cx));
+    p.setAttribute("y", String(cy + r * 0.7 + 9));
+    p.setAttribute("text-anchor", "middle");
+    p.textContent = label;
+    g.append(c, n, p);
+    root.append(g);
+    return true;
+  }
+  for (const b of document.querySelectorAll("#actions button")) {
+    if (b.getAttribute("data-offboard") !== action) continue;
+    b.classList.add("coach-marked");
+    return true;
+  }
+  return false;
+}
+
+/** The play page's coach panel (see the top of this file). */
+export async function coach() {
+  const gameId = gameIdFromPath();
+  /** @type {CoachInfo} */
+  let info;
+  try {
+    info = /** @type {CoachInfo} */ (await api(`/api/matches/${encodeURIComponent(gameId)}/coach`));
+  } catch (e) {
+    return; // no such game: the page says so
+  }
+  addStyle();
+  const said = el("p", { id: "coach-said", role: "status", class: "small" });
+  const list = el("ol", { id: "hint-list", class: "hints", "aria-label": "the coach's moves, best first" });
+  const button = el("button", { id: "hint", type: "button", class: "primary", hidden: true,
+    title: "The search's three best moves for you now, from what you can see" }, "Hint");
+  const section = el("section", { id: "coach", class: "panel coach", "aria-labelledby": "coach-title" },
+    el("h2", { id: "coach-title", text: "Coach" }),
+    el("p", { id: "coach-why", class: "small", text: info.enabled ? `Hints are on: ${info.why}.` :
+      `Hints are off: ${info.why}.` }),
+    button, said, list);
+  const side = document.querySelector(".side");
+  const anchor = document.getElementById("result");
+  if (!side) return;
+  if (anchor && anchor.parentElement === side) anchor.after(section);
+  else side.prepend(section);
+  if (!info.enabled) { button.remove(); list.remove(); return; }
+  /** @type {Hint | null} */
+  let shown = null;
+
+  /** The seat this page plays that is to move now, with its token. */
+  function mine() {
+    for (const seat of st.seats) {
+      const s = st.states[String(seat)];
+      const token = st.tokenOf[seat];
+      if (s && token && s.head.status === "active" && (s.head.view.to_move || []).includes(seat)) {
+        return { seat, token };
+      }
+    }
+    return null;
+  }
+  function refresh() {
+    const me = mine();
+    button.hidden = !me;
+    if (shown && shown.ply !== st.drawnPly) {
+      shown = null;
+      list.replaceChildren();
+      said.textContent = "";
+    }
+    if (shown && !document.querySelector(".coach-badge")) draw(shown);
+  }
+  /** @param {Hint} h */
+  function draw(h) {
+    clearBadges();
+    for (const m of h.moves) badge(m.action, String(m.rank), pct(m.chance), "hint");
+  }
+  button.onclick = async () => {
+    const me = mine();
+    if (!me) return;
+    button.disabled = true;
+    said.textContent = "The coach is thinking…";
+    try {
+      const h = /** @type {Hint} */ (await api(`/api/matches/${encodeURIComponent(gameId)}/hint`,
+        { json: { token: me.token } }));
+      shown = h;
+      list.replaceChildren(...h.moves.map((m) => el("li", { "data-action": m.action },
+        el("span", { class: "rank", text: String(m.rank), "aria-hidden": "true" }),
+        `${m.says} (${m.action}): ${pct(m.chance)} to win`)));
+      said.textContent = `The coach's ${h.moves.length} best moves, marked 1 to ${h.moves.length} on the board ` +
+        `(hint ${h.hints} in this game).`;
+      draw(h);
+    } catch (e) {
+      said.textContent = /** @type {Error} */ (e).message;
+    } finally {
+      button.disabled = false;
+    }
+  };
+  const board = document.getElementById("board");
+  if (board) new MutationObserver(() => { if (!board.querySelector(".coach-badge")) refresh(); })
+    .observe(board, { childList: true });
+  setInterval(refresh, 500);
+  refresh();
+}

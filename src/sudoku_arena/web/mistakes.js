@@ -1,0 +1,90 @@
+// Sudoku Arena replay page: "Learn from your mistakes". From the stored analysis
+// (/api/matches/{id}/analysis, made in the background once the game is over), each
+// player's moves that lost him the most chance of winning, with the move the search
+// preferred there (searched from his own view). Clicking one takes the replay to the
+// position before that move and marks on the board the move played (✗) and the
+// better one (★), each with the chance it left.
+
+import { addStyle, badge, clearBadges, pct } from "./coach.js";
+import { el, gameIdFromPath } from "./util.js";
+
+/**
+ * @typedef {{ply: number, seat: number, action: string, before: number, after: number,
+ *   better: string, better_chance: number | null}} Mistake
+ * @typedef {{status: string, seats: string[], mistakes?: Mistake[]}} Analysis
+ */
+
+/** The replay page's mistakes list. */
+export function mistakes() {
+  const gameId = gameIdFromPath();
+  const list = el("ol", { id: "mistakes", class: "mistakes", "aria-label": "mistakes: choose one to see it" });
+  const said = el("p", { id: "mistakes-said", role: "status", class: "small", text: "Waiting for the analysis…" });
+  const section = el("section", { id: "mistakes-panel", class: "panel", "aria-labelledby": "mistakes-title" },
+    el("h2", { id: "mistakes-title", text: "Mistakes" }), said, list);
+  const anchor = document.getElementById("analysis-panel");
+  if (!anchor) return;
+  addStyle();
+  anchor.before(section);
+  /** @type {Mistake | null} */
+  let chosen = null;
+
+  /** The replay's slider moves the board to `ply`. */
+  function jump(/** @type {number} */ ply) {
+    const slider = /** @type {HTMLInputElement | null} */ (document.getElementById("r-slider"));
+    if (!slider) return;
+    slider.value = String(ply);
+    slider.dispatchEvent(new Event("input"));
+  }
+  function mark() {
+    const m = chosen;
+    clearBadges();
+    if (!m) return;
+    const slider = /** @type {HTMLInputElement | null} */ (document.getElementById("r-slider"));
+    if (!slider || slider.value !== String(m.ply - 1)) { chosen = null; return; }
+    badge(m.action, "✗", pct(m.after), "played");
+    badge(m.better, "★", m.better_chance === null ? "" : pct(m.better_chance), "better");
+  }
+  const board = document.getElementById("board");
+  if (board) new MutationObserver(() => { if (chosen && !board.querySelector(".coach-badge")) mark(); })
+    .observe(board, { childList: true });
+
+  /** @param {Analysis} data */
+  function show(data) {
+    const found = data.mistakes || [];
+    said.textContent = found.length ?
+      `${found.length} move${found.length > 1 ? "s" : ""} lost 10 points or more of a player's chance of winning. ` +
+      "Choose one: the board shows the position before it, the move played (✗) and the search's better move (★)." :
+      "No move lost 10 points or more of a player's chance of winning.";
+    list.replaceChildren(...found.map((m) => {
+      const who = data.seats[m.seat] || `seat ${m.seat + 1}`;
+      const b = el("button", { type: "button", "aria-pressed": "false", "data-ply": m.ply },
+        el("span", { class: "rank", text: "✗", "aria-hidden": "true" }),
+        `Move ${m.ply}, ${who}: ${m.action} (${pct(m.before)} → ${pct(m.after)}). ` +
+        `Better: ${m.better}${m.better_chance === null ? "" : ` (${pct(m.better_chance)})`}.`);
+      b.onclick = () => {
+        for (const o of list.querySelectorAll("button")) o.setAttribute("aria-pressed", String(o === b));
+        chosen = m;
+        jump(m.ply - 1);
+        setTimeout(mark, 50);
+      };
+      return el("li", {}, b);
+    }));
+  }
+
+  async function load() {
+    let data;
+    try {
+      const resp = await fetch(`/api/matches/${encodeURIComponent(gameId)}/analysis`);
+      if (resp.status === 409) { said.textContent = "Mistakes are shown once the game is over."; return; }
+      data = /** @type {Analysis} */ (await resp.json());
+      if (!resp.ok) { said.textContent = "The analysis is not available."; return; }
+    } catch (e) {
+      setTimeout(load, 5000);
+      return;
+    }
+    if (data.status === "done") show(data);
+    else if (data.status === "failed") said.textContent = "The analysis of this game failed.";
+    else setTimeout(load, 1500);
+  }
+  load();
+}
