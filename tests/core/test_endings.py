@@ -80,3 +80,16 @@ def test_a_loss_on_time_and_an_abandoned_game_end_the_match_and_verify() -> None
     m.end(out)
     game, states = replay(Record.loads(m.record().dumps()))
     assert len(states) == m.ply + 1 and game.outcome(states[-1]) is None
+
+
+def test_a_win_claimed_over_players_who_left_ends_the_match_and_verifies() -> None:
+    from sudoku_arena.core.endings import left_game
+
+    m = _match()
+    out = left_game(m.game, m.state, [1], 0, m.players)
+    assert out.winners == (0,) and out.code == "left"
+    assert out.reason == "Bob left the game; Ann claimed the win"
+    m.end(out)
+    again = Record.loads(m.record().dumps())
+    assert again.outcome == out
+    verify_record(again)

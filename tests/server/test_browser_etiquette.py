@@ -1,8 +1,8 @@
 """In the browser (Debian's chromium): a person resigns and both players' pages say so;
-a declined draw offer is told to the player who made it; a spectator is told he is
-watching; a board whose connection is lost refuses input, says it is reconnecting, and
-plays on once the server is back (the time it took is printed for docs/benchmarks.md,
-not asserted)."""
+a declined draw offer is told to the player who made it; the win is claimed, after a
+countdown, over an opponent who left; a spectator is told he is watching; a board whose
+connection is lost refuses input, says it is reconnecting, and plays on once the server
+is back (the time it took is printed for docs/benchmarks.md, not asserted)."""
 
 from __future__ import annotations
 
@@ -77,6 +77,33 @@ def test_the_player_who_offered_a_draw_reads_that_it_was_declined(
         assert not blue.locator("#draw-offer").is_visible()  # no offer waits any more
         for page in (blue, red):
             assert page.errors == []
+
+
+def test_the_win_can_be_claimed_after_a_countdown_once_the_opponent_left(
+    sqlite_url: str, browser: Any
+) -> None:
+    """The button shows only once the server would allow the claim (a short period
+    here), after a countdown; while the opponent is connected there is neither."""
+    config = ServerConfig(database_url=sqlite_url, bot_workers=0, claim_after=3.0)
+    with LiveServer(config) as server:
+        made = create(server.url)
+        blue = _page(browser, server.url + made["seats"][0]["url"])
+        red = _page(browser, server.url + made["seats"][1]["url"])
+        blue.wait_for_function("() => document.querySelectorAll('.presence.on').length === 2")
+        assert not blue.locator("#left-box").is_visible()
+        assert not blue.locator("#claim-win").is_visible()
+        red.close()
+        blue.wait_for_selector("#left-box:visible")
+        assert "claim the win in" in blue.inner_text("#left-text")
+        assert not blue.locator("#claim-win").is_visible()
+        blue.wait_for_selector("#claim-win:visible", timeout=15000)
+        assert "left the game" in blue.inner_text("#left-text")
+        blue.click("#claim-win")
+        blue.wait_for_selector("#result:not([hidden])")
+        assert blue.inner_text("#result-title") == "You won!"
+        assert "player 2 left the game" in blue.inner_text("#result-reason")
+        assert not blue.locator("#left-box").is_visible()
+        assert blue.errors == []
 
 
 def test_a_lost_connection_blocks_the_board_and_play_resumes_after(

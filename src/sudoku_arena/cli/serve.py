@@ -73,22 +73,24 @@ def _check_database(database_url: str, url: str, backend: str) -> None:
 _UNITS = {"s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0}
 
 
-def parse_period(text: str) -> float | None:
-    """``--abandon-after``: ``36h``, ``7d``, ``90m``, ``45s`` or a number of hours, in
-    seconds; ``0`` or ``never``: ``None``. Raises ``ValueError`` with what is allowed."""
+def parse_period(text: str, option: str = "--abandon-after", bare: str = "h") -> float | None:
+    """``--abandon-after``: ``36h``, ``7d``, ``90m``, ``45s`` or a bare number counted in
+    ``bare`` units (hours), in seconds; ``0`` or ``never``: ``None``. Raises
+    ``ValueError`` naming ``option`` and what is allowed."""
     t = text.strip().lower()
     if t in ("0", "never", "off"):
         return None
     unit = _UNITS.get(t[-1:])
     number = t[:-1] if unit is not None else t
     try:
-        value = float(number) * (unit or 3600.0)
+        value = float(number) * (unit or _UNITS[bare])
     except ValueError:
         value = -1.0
     if not 0 < value < float("inf"):
+        words = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days"}[bare]
         raise ValueError(
-            f"--abandon-after {text}: not a period; allowed: a number with s, m, h or d "
-            "(36h, 7d; a bare number counts hours), or never"
+            f"{option} {text}: not a period; allowed: a number with s, m, h or d "
+            f"(36h, 7d; a bare number counts {words}), or never"
         )
     return value
 
@@ -132,6 +134,14 @@ def serve(
             "number counts hours), or never",
         ),
     ] = "7d",
+    claim_after: Annotated[
+        str,
+        typer.Option(
+            help="in an invite game without a clock, the last person left may claim the "
+            "win once every other person has been away this long: 60s, 2m (a bare number "
+            "counts seconds), or never",
+        ),
+    ] = "60s",
     log_level: Annotated[str, typer.Option(help="debug, info, warning or error")] = "info",
 ) -> None:
     """Serve the games in the browser: home page, new-game form, play, watch, replay."""
@@ -143,6 +153,7 @@ def serve(
         fail(f"--port {port}: no such port; allowed: 1-65535")
     try:
         abandon_seconds = parse_period(abandon_after)
+        claim_seconds = parse_period(claim_after, "--claim-after", bare="s")
     except ValueError as exc:
         fail(str(exc))
     _preflight(database_url, redis_url)
@@ -156,6 +167,7 @@ def serve(
         bot_lease=bot_lease,
         idle_seconds=idle_minutes * 60,
         abandon_after=abandon_seconds,
+        claim_after=claim_seconds,
     )
     console.print(f"Sudoku Arena on http://{host}:{port}/  (storage: {database_url})")
     uvicorn.run(

@@ -36,7 +36,6 @@ from sudoku_arena.server.analysis_store import DONE
 from sudoku_arena.server.arena import BOT, HUMAN, Arena, SeatSpec
 from sudoku_arena.server.bots import BotRunner
 from sudoku_arena.server.clock import TimeControl
-from sudoku_arena.server.coach import CoachStore, add_coach
 from sudoku_arena.server.errors import ApiError, error_body, install
 from sudoku_arena.server.fanout import RedisFanout
 from sudoku_arena.server.live import (
@@ -85,6 +84,7 @@ from sudoku_arena.server.pages import (
     web_file,
     web_scripts,
 )
+from sudoku_arena.server.presence import CLAIM_AFTER
 from sudoku_arena.server.printing import router as printing_router
 from sudoku_arena.server.seating import SEAT_ELSEWHERE
 from sudoku_arena.server.sockets import serve_socket
@@ -106,6 +106,9 @@ class ServerConfig:
     bot_lease: float = 30.0  # seconds a bot lease lasts unrenewed
     idle_seconds: float = 900.0  # a game unused this long leaves memory
     abandon_after: float | None = 7 * 86400.0  # seconds without a move (None: never)
+    # Seconds every other person must have been gone (no device connected) before the
+    # last one left may claim the win, in invite games without a clock (None: never).
+    claim_after: float | None = CLAIM_AFTER
     timeout_sweep: float = 1.0  # seconds between looks at clocks and idle games
     analysis: bool = True  # analyse finished games in the background
     analysis_workers: int | None = None  # None: a process if bot_workers > 0, else a thread
@@ -261,6 +264,7 @@ def create_app(config: ServerConfig | None = None, *, arena: Arena | None = None
                 idle_seconds=cfg.idle_seconds,
                 lease_seconds=cfg.bot_lease,
                 abandon_after=cfg.abandon_after,
+                claim_after=cfg.claim_after,
                 timeout_sweep_seconds=cfg.timeout_sweep,
                 analysis=_analyser(cfg, storage),
             )
@@ -448,8 +452,6 @@ def create_app(config: ServerConfig | None = None, *, arena: Arena | None = None
             time_control=control,
             visibility=body.visibility,
         )
-        if body.coach is not None:
-            await asyncio.to_thread(CoachStore(the_arena().storage).set_enabled, lg.id, body.coach)
         return CreateMatchResponse(
             id=lg.id,
             game=MatchInfo.model_validate(lg.info()),
@@ -566,6 +568,8 @@ def create_app(config: ServerConfig | None = None, *, arena: Arena | None = None
         auth = authorization or ""
         token = auth[7:].strip() if auth.lower().startswith("bearer ") else None
         observer = None if token is None else seat_of(lg, token, x_device)
+        if observer is not None:  # a player asking over HTTP is here
+            the_arena().seen_over_http(lg, observer)
         await the_arena().refresh(lg)
         data = _split_state(lg.state_message(observer, 0))
         if lg.clock is not None:
@@ -579,6 +583,7 @@ def create_app(config: ServerConfig | None = None, *, arena: Arena | None = None
         """Act for the seat the token names, at the ply the action was made at."""
         lg = await get_game(game_id)
         seat = seat_of(lg, body.token, body.device)
+        the_arena().seen_over_http(lg, seat)
         start, nxt = await the_arena().act(lg, seat, body.ply, body.action)
         return ActResponse(ply=start, next_ply=nxt, status=lg.status, outcome=lg.outcome)
 
@@ -656,11 +661,7 @@ def create_app(config: ServerConfig | None = None, *, arena: Arena | None = None
         # Opened from a link, it downloads as a file instead of showing as text.
         name = f"{lg.spec.id}-{lg.id}.json"
         response.headers["content-disposition"] = f'attachment; filename="{name}"'
-        record = RecordResponse.model_validate(lg.record_json())
-        _, counts = await asyncio.to_thread(CoachStore(the_arena().storage).load, lg.id)
-        if counts:  # played with hints: the record says how many
-            record.hints = [counts.get(s.seat, 0) for s in lg.seats]
-        return record
+        return RecordResponse.model_validate(lg.record_json())
 
     @app.get("/api/matches/{game_id}/replay/{ply}", responses=documented(400, 404, 409, 503))
     async def match_replay(game_id: str, ply: Annotated[int, Path(ge=0)]) -> ReplayResponse:
@@ -709,13 +710,11 @@ def create_app(config: ServerConfig | None = None, *, arena: Arena | None = None
                 "simulations": row.simulations,
                 "values": values if done else [],
                 "swings": row.result.get("swings", []) if done else [],
-                "mistakes": row.result.get("mistakes", []) if done else [],
             }
         )
 
     app.include_router(printing_router)  # print and play: sheets and games as PDF
     add_tutorials(app, _SECURITY_HEADERS)  # learn to play: the lessons' API and pages
-    add_coach(app, the_arena)  # hints during a game (the coach)
     app.add_middleware(GZipMiddleware, minimum_size=2048)
     app.add_middleware(BodyLimit, limit=cfg.max_body)
     return app

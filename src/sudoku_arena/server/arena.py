@@ -28,7 +28,7 @@ import orjson
 
 from sudoku_arena.ai import make_agent
 from sudoku_arena.ai.mcts import position_keys
-from sudoku_arena.core.endings import OUTSIDE_RULES
+from sudoku_arena.core.endings import OUTSIDE_RULES, left_game
 from sudoku_arena.core.errors import ArenaError, InvalidParameterError
 from sudoku_arena.core.fairness import ClientSeed, check_client_seed, new_secret
 from sudoku_arena.core.match import Match
@@ -39,6 +39,7 @@ from sudoku_arena.server.bots import BotRunner
 from sudoku_arena.server.clock import Clock, TimeControl
 from sudoku_arena.server.fanout import RedisFanout
 from sudoku_arena.server.live import ActionRefused, GameUnavailable, LiveGame, hash_token
+from sudoku_arena.server.presence import CLAIM_AFTER, Attendance
 from sudoku_arena.server.seating import Seating
 from sudoku_arena.server.storage import (
     AppendActions,
@@ -47,6 +48,7 @@ from sudoku_arena.server.storage import (
     CreateRematch,
     EndGame,
     GameRow,
+    MarkSeen,
     Quarantine,
     RematchTaken,
     SeatRow,
@@ -221,6 +223,7 @@ class Arena:
         timeout_sweep_seconds: float = 1.0,
         now: Callable[[], float] = time.time,
         analysis: Analyser | None = None,
+        claim_after: float | None = CLAIM_AFTER,
     ) -> None:
         self.storage = storage
         #: Post-game analysis in the background (``None``: none).
@@ -254,6 +257,9 @@ class Arena:
         self._timeouts: asyncio.Task[None] | None = None
         #: Which device holds which seat (claims, new invites, joins from the lobby).
         self.seating = Seating(storage, fanout, self.clients, self.announce_presence)
+        #: When each seat's player was last here; the win claimed over those who left
+        #: (after ``claim_after`` seconds away; ``None``: never).
+        self.attendance = Attendance(now, claim_after)
         self._last_idle_sweep = 0.0
 
     # -- life cycle ------------------------------------------------------------------------
@@ -334,6 +340,7 @@ class Arena:
                         return None
                     lg = await self._open(row)
                     self.games[game_id] = lg
+                    self.attendance.opened(game_id, lg.num_players)
                     if lg.over:
                         self._retire(lg)  # loaded to be looked at: one of the recent few
         finally:
@@ -382,6 +389,7 @@ class Arena:
         for gid in gone:
             del self.games[gid]
             self._finished.pop(gid, None)
+            self.attendance.forget(gid)
         return gone
 
     async def create(
@@ -489,6 +497,7 @@ class Arena:
         # database decides, in the same transaction as the game's row.
         await self.storage.write(CreateGame(row) if rematch_of is None else CreateRematch(row))
         self.games[row.id] = lg
+        self.attendance.opened(row.id, n)
         self.schedule_bots(lg)
         return lg, tokens
 
@@ -696,6 +705,33 @@ class Arena:
             if offer in c.seats:
                 c.push(msg)
 
+    # -- a win claimed over players who left -------------------------------------------
+
+    async def claim_win(self, lg: LiveGame, seat: int) -> None:
+        """``seat``, the last person still at ``lg``, claims the win over every other
+        person: allowed once each of them has had no device connected to any process
+        for ``claim_after`` seconds (:class:`~sudoku_arena.server.presence.Attendance`
+        decides from the seats as stored now). Raises :class:`ActionRefused`."""
+        await self.refresh(lg)
+        stored = await asyncio.to_thread(self.storage.load_seats, lg.id)
+        async with lg.lock:
+            gone = self.attendance.gone(lg, seat, stored, self.presence(lg))
+            names = [s.name for s in lg.seats]
+            await self._end_locked(lg, left_game(lg.game, lg.state, gone, seat, names), None)
+        self.after_move(lg)
+
+    def seen_over_http(self, lg: LiveGame, seat: int) -> None:
+        """A client without a connection asked or acted for ``seat``: he is here."""
+        self._mark_seen(self.attendance.seen(lg.id, lg.num_players, seat))
+
+    def _mark_seen(self, op: MarkSeen | None) -> None:
+        if op is not None:
+            self._background(self._write_seen(op))
+
+    async def _write_seen(self, op: MarkSeen) -> None:
+        with contextlib.suppress(StorageError):  # the next beat writes it again
+            await self.storage.write(op)
+
     async def _end_locked(
         self,
         lg: LiveGame,
@@ -747,6 +783,9 @@ class Arena:
         up), and never ends a game in which a move was stored meanwhile."""
         now = self.now()
         ended: list[str] = []
+        beats = self.attendance.beat_due()
+        if beats:  # the seats held here are still here (for the other processes' claims)
+            await asyncio.gather(*(self._write_seen(op) for op in beats))
         for gid in await asyncio.to_thread(self.storage.out_of_time, now):
             if await self.end_by_server(gid, now):
                 ended.append(gid)
@@ -800,11 +839,31 @@ class Arena:
         return here
 
     def announce_presence(self, lg: LiveGame) -> None:
+        """Tell every connection who is here: ``seats`` (connected here), ``away`` (the
+        seconds each person's seat has been gone, ``null`` while here) and
+        ``claim_after`` (the seconds after which the last person left may claim the
+        win; ``null``: not in this game)."""
+        here = self._presence_changed(lg)
         clients = self.clients.get(lg.id, ())
         watchers = sum(1 for c in clients if not c.seats)
-        msg = json.dumps({"type": "presence", "seats": self.presence(lg), "watchers": watchers})
+        away = self.attendance.away(lg.id, here)
+        msg = {
+            "type": "presence",
+            "seats": here,
+            "watchers": watchers,
+            "away": [None if s.kind == BOT else a for s, a in zip(lg.seats, away, strict=True)],
+            "claim_after": self.attendance.window(lg),
+        }
+        text = json.dumps(msg)
         for c in clients:
-            c.push(msg)
+            c.push(text)
+
+    def _presence_changed(self, lg: LiveGame) -> list[bool]:
+        """Record who is here now (written for the other processes if anybody came or
+        went); the seats held here."""
+        here = self.presence(lg)
+        self._mark_seen(self.attendance.update(lg.id, here))
+        return here
 
     def broadcast(self, lg: LiveGame) -> None:
         for c in self.clients.get(lg.id, ()):
@@ -882,6 +941,7 @@ class Arena:
                 old, _ = self._finished.popitem(last=False)
                 if not self.clients.get(old):
                     self.games.pop(old, None)
+                    self.attendance.forget(old)
 
     async def _catch_up(self, lg: LiveGame) -> None:
         """Apply what other processes committed since our copy (from the database)."""
@@ -1063,6 +1123,7 @@ class Arena:
                 clients.discard(client)
                 if not clients:
                     del self.clients[client.game.id]
+                    self._presence_changed(client.game)  # nobody left to tell
                     self._retire(client.game)
                 else:
                     self.announce_presence(client.game)

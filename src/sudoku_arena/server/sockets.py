@@ -21,11 +21,17 @@ JSON text messages, at most ``max_message`` bytes each:
   the ``outcome`` with its ``code`` (``resign``, ``abort``, ``agreed``...). A declined
   offer is told to the offering seat: server ``notice`` with ``event``
   ``draw_declined``, ``seat`` (who declined) and ``text``.
+* client ``{"type": "claim_win", "seat": 0}``: in an invite game without a clock, the
+  last person still there claims the win once every other person has been away (no
+  device connected) for the server's ``claim_after`` seconds; the outcome's ``code``
+  is ``left``. Refused (``not_away``, ``no_claim``) otherwise: the server checks.
 * server ``seats``: ``claimed`` (whether a device claimed each seat's link), whenever
   that changes; ``seat_moved``: ``seat`` and ``text``, this connection lost that seat
   (its link was claimed on another device, or re-issued).
-* server ``presence``: ``seats`` (whether a device holding each seat is connected)
-  and ``watchers`` (spectators), sent whenever somebody comes or goes.
+* server ``presence``: ``seats`` (whether a device holding each seat is connected),
+  ``watchers`` (spectators), ``away`` (per seat the seconds it has been gone, null
+  while here and for bots) and ``claim_after`` (null where no win can be claimed),
+  sent whenever somebody comes or goes.
 * client ``{"type": "resync"}``: send the whole position again; ``{"type": "ping"}``.
 * server ``state``: one JSON line (``seat``, ``ply``, ``view``, ``log`` from
   ``log_from`` with each entry's notation in words (``says``), ``status``,
@@ -135,7 +141,7 @@ async def serve_socket(
                     client.device = hash_token(device)
                 await _hello(arena, lg, client, data.get("tokens"))
                 greeted = True
-            elif kind in ("resign", "abort", "draw"):
+            elif kind in ("resign", "abort", "draw", "claim_win"):
                 if not greeted:
                     client.push(ws_error("hello_first", "send hello first", msg_id))
                     continue
@@ -149,7 +155,7 @@ async def serve_socket(
                     ws_error(
                         "bad_message",
                         f"unknown message type {str(kind)[:40]!r}; "
-                        "allowed: hello, act, resign, abort, draw, resync, ping",
+                        "allowed: hello, act, resign, abort, draw, claim_win, resync, ping",
                         msg_id,
                     )
                 )
@@ -237,7 +243,8 @@ async def _act(arena: Arena, lg: LiveGame, client: Client, data: JsonDict, msg_i
 async def _ending(
     arena: Arena, lg: LiveGame, client: Client, kind: str, data: JsonDict, msg_id: object
 ) -> None:
-    """Resign, abort, or offer / accept / decline a draw for one of the client's seats."""
+    """Resign, abort, offer / accept / decline a draw, or claim the win over players who
+    left, for one of the client's seats."""
     seat = data.get("seat")
     if seat is None and len(client.seats) == 1:
         seat = client.seats[0]
@@ -247,6 +254,8 @@ async def _ending(
     try:
         if kind == "draw" and data.get("answer") != "accept":
             arena.draw_offer(lg, seat, str(data.get("answer", "")))
+        elif kind == "claim_win":
+            await arena.claim_win(lg, seat)
         else:
             await arena.end_by_players(lg, seat, "draw" if kind == "draw" else kind)
     except ActionRefused as exc:

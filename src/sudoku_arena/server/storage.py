@@ -112,6 +112,9 @@ seats_table = Table(
     # sha256 hex of the token of the device (browser) that claimed the seat's link.
     Column("claimed_by", String(64), nullable=True),
     Column("claimed_at", Float, nullable=True),
+    # When a device holding the seat was last connected to some server process (kept
+    # while connected, written as it goes): whether the player left the game.
+    Column("seen_at", Float, nullable=True),
 )
 
 actions_table = Table(
@@ -176,6 +179,7 @@ class SeatRow:
     token_hash: str | None
     claimed_by: str | None = None  # sha256 of the claiming device's token
     claimed_at: float | None = None
+    seen_at: float | None = None  # a device holding the seat was last connected then
 
 
 @dataclass(slots=True)
@@ -295,6 +299,16 @@ class ReissueSeat:
 
 
 @dataclass(slots=True)
+class MarkSeen:
+    """Devices holding ``seats`` were connected at ``at`` (a time only moves forward):
+    every process reads it before it lets a player claim the win over those who left."""
+
+    game_id: str
+    seats: tuple[int, ...]
+    at: float
+
+
+@dataclass(slots=True)
 class SetRematch:
     game_id: str
     rematch: str
@@ -310,6 +324,7 @@ Op = (
     | EndGame
     | ClaimSeat
     | ReissueSeat
+    | MarkSeen
 )
 Done = Callable[[BaseException | None], None]
 
@@ -723,6 +738,17 @@ class Storage:
             )
             if done.rowcount != 1:
                 raise SeatTaken("somebody already took that seat")
+        elif isinstance(op, MarkSeen):
+            t = seats_table
+            conn.execute(
+                update(t)
+                .where(
+                    t.c.game_id == op.game_id,
+                    t.c.seat.in_(op.seats),
+                    or_(t.c.seen_at.is_(None), t.c.seen_at < op.at),
+                )
+                .values(seen_at=op.at)
+            )
         elif isinstance(op, SetClientSeeds):
             a = actions_table
             stored = (
@@ -1114,6 +1140,7 @@ def _seat_row(m: RowMapping) -> SeatRow:
         m["token_hash"],
         m["claimed_by"],
         None if m["claimed_at"] is None else float(m["claimed_at"]),
+        None if m["seen_at"] is None else float(m["seen_at"]),
     )
 
 

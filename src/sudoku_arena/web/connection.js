@@ -141,8 +141,9 @@ export function send(seat, ply, action, asking) {
 }
 
 /**
- * Resign, abort or a draw offer or answer, for `seat`.
- * @param {"resign" | "abort" | "draw"} type
+ * Resign, abort, a draw offer or answer, or claiming the win over players who left,
+ * for `seat`.
+ * @param {"resign" | "abort" | "draw" | "claim_win"} type
  * @param {number} seat
  * @param {"offer" | "accept" | "decline"} [answer]
  */

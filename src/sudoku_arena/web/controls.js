@@ -1,6 +1,7 @@
 // Sudoku Arena play page: the controls around the board. The keyboard cursor on the
 // board, the buttons for legal actions with no place in the drawings, the typed-move
-// form, and the game's own buttons (resign, abort, draw offers).
+// form, and the game's own buttons (resign, abort, draw offers, claiming the win over
+// players who left).
 
 import { applySelection, focusTarget } from "./board.js";
 import { send, sendEnding } from "./connection.js";
@@ -116,6 +117,7 @@ export function etiquette(seat, head, outcome) {
   const offer = head.draw_offer;
   const box = $("draw-offer");
   box.hidden = !live || offer === null || offer === undefined;
+  renderLeft(live ? seat : null, head.view);
   if (seat === null) return;
   const who = st.seats.length > 1 ? `${playerLabel(game.seats, view, seat)}: ` : "";
   $("resign").onclick = () => {
@@ -132,5 +134,65 @@ export function etiquette(seat, head, outcome) {
     $("draw-decline").hidden = !theirs;
     $("draw-accept").onclick = () => sendEnding("draw", seat, "accept");
     $("draw-decline").onclick = () => sendEnding("draw", seat, "decline");
+  }
+}
+
+// -- a win claimed over players who left ----------------------------------------------
+
+/**
+ * The box that says who left and offers the claim, made the first time it is needed,
+ * above the game's buttons. Its words change every second while it counts down, so it
+ * is not a live region: the live region says once that the claim is open.
+ * @returns {HTMLElement}
+ */
+function leftBox() {
+  const found = document.getElementById("left-box");
+  if (found) return found;
+  const box = el("div", { id: "left-box", class: "offer", hidden: true },
+    el("p", { id: "left-text" }),
+    el("div", { class: "buttons" }, el("button", { id: "claim-win", class: "primary", type: "button",
+      hidden: true, title: "End the game as won: the other players left it", text: "Claim the win" })));
+  $("game-buttons").before(box);
+  return box;
+}
+
+/** @type {ReturnType<typeof setTimeout> | undefined} */
+let leftTimer;
+/** The players whose leaving the live region has told of (said once). */
+let toldLeft = "";
+
+/**
+ * In an invite game without a clock whose every other person left (no device
+ * connected): who left and, counted down from the server's figure, when the win may be
+ * claimed; then "Claim the win". The server checks the absence again when asked.
+ * @param {number | null} seat the seat on screen, if it plays on
+ * @param {import("./types.js").View} view
+ */
+function renderLeft(seat, view) {
+  clearTimeout(leftTimer);
+  const game = info();
+  const after = st.claimAfter;
+  const others = (game.seats || []).filter((s) => s.kind === "human" && !st.seats.includes(s.seat));
+  const since = others.map((s) => st.awaySince[s.seat]);
+  const gone = others.length > 0 && others.every((s, i) =>
+    st.presence && !st.presence[s.seat] && since[i] !== null && since[i] !== undefined &&
+    game.claimed && game.claimed[s.seat]);
+  const box = leftBox();
+  box.hidden = seat === null || after === null || !gone;
+  if (seat === null || after === null || !gone) { toldLeft = ""; return; }
+  const names = others.map((s) => playerLabel(game.seats, view, s.seat)).join(" and ");
+  const wait = Math.ceil(Math.max(...since.map((t) => t || 0)) + after - Date.now() / 1000);
+  const claim = $("claim-win");
+  claim.hidden = wait > 0;
+  claim.onclick = () => sendEnding("claim_win", seat);
+  if (wait > 0) {
+    $("left-text").textContent = `${names} left the game: if nobody comes back, you can claim the win in ${wait} s.`;
+    leftTimer = setTimeout(() => renderLeft(seat, view), 1000);
+    return;
+  }
+  $("left-text").textContent = `${names} left the game and did not come back.`;
+  if (toldLeft !== names) {
+    toldLeft = names;
+    $("announce").textContent = `${names} left the game: you can claim the win.`;
   }
 }

@@ -97,6 +97,9 @@ function onMessage(data) {
     case "presence":
       st.presence = head.seats;
       st.watchers = head.watchers;
+      // The server's count of each seat's time away, from now on this device's clock.
+      st.awaySince = (head.away || []).map((a) => a === null ? null : Date.now() / 1000 - a);
+      st.claimAfter = head.claim_after === undefined ? null : head.claim_after;
       render();
       break;
     case "notice":

@@ -26,6 +26,10 @@
  * @property {string | null} selected the key selected on the board (data-select)
  * @property {number} drawnPly the ply of the position drawn
  * @property {boolean[] | null} presence which seats are connected
+ * @property {(number | null)[]} awaySince per seat, when (this device's clock, in
+ *   seconds) it went away as the server counts it; null while here
+ * @property {number | null} claimAfter seconds away after which the win may be claimed
+ *   over the players who left (null: not in this game)
  * @property {number} watchers
  * @property {boolean} online
  * @property {ReturnType<typeof setTimeout> | null} timer the pending reconnection
@@ -42,7 +46,7 @@ export const st = {
   gameId: "", tokens: [],
   ws: null, info: null, seats: [], states: {}, shown: null, revealed: null, log: {},
   nextId: 1, pending: null, retry: 0, closedForGood: false, selected: null, drawnPly: -1,
-  presence: null, watchers: 0, online: false, timer: null,
+  presence: null, awaySince: [], claimAfter: null, watchers: 0, online: false, timer: null,
   tokenOf: {}, newLinks: {}, clockHead: null, clockOffset: 0, roots: [], announcedEnd: false,
 };
 

@@ -70,7 +70,8 @@
  *   | {type: "rematch", rematch: string | null}
  *   | {type: "seats", claimed: boolean[]}
  *   | {type: "seat_moved", seat: number, text: string}
- *   | {type: "presence", seats: boolean[], watchers: number}
+ *   | {type: "presence", seats: boolean[], watchers: number, away?: (number | null)[],
+ *       claim_after?: number | null}
  *   | {type: "notice", text: string, event?: string, seat?: number}
  *   | {type: "pong"}} Message
  */
