@@ -36,6 +36,7 @@ from sudoku_arena.server.analysis_store import DONE
 from sudoku_arena.server.arena import BOT, HUMAN, Arena, SeatSpec
 from sudoku_arena.server.bots import BotRunner
 from sudoku_arena.server.clock import TimeControl
+from sudoku_arena.server.coach import CoachStore, add_coach
 from sudoku_arena.server.errors import ApiError, error_body, install
 from sudoku_arena.server.fanout import RedisFanout
 from sudoku_arena.server.live import (
@@ -452,6 +453,8 @@ def create_app(config: ServerConfig | None = None, *, arena: Arena | None = None
             time_control=control,
             visibility=body.visibility,
         )
+        if body.coach is not None:
+            await asyncio.to_thread(CoachStore(the_arena().storage).set_enabled, lg.id, body.coach)
         return CreateMatchResponse(
             id=lg.id,
             game=MatchInfo.model_validate(lg.info()),
@@ -661,7 +664,11 @@ def create_app(config: ServerConfig | None = None, *, arena: Arena | None = None
         # Opened from a link, it downloads as a file instead of showing as text.
         name = f"{lg.spec.id}-{lg.id}.json"
         response.headers["content-disposition"] = f'attachment; filename="{name}"'
-        return RecordResponse.model_validate(lg.record_json())
+        record = RecordResponse.model_validate(lg.record_json())
+        _, counts = await asyncio.to_thread(CoachStore(the_arena().storage).load, lg.id)
+        if counts:  # played with hints: the record says how many
+            record.hints = [counts.get(s.seat, 0) for s in lg.seats]
+        return record
 
     @app.get("/api/matches/{game_id}/replay/{ply}", responses=documented(400, 404, 409, 503))
     async def match_replay(game_id: str, ply: Annotated[int, Path(ge=0)]) -> ReplayResponse:
@@ -710,11 +717,13 @@ def create_app(config: ServerConfig | None = None, *, arena: Arena | None = None
                 "simulations": row.simulations,
                 "values": values if done else [],
                 "swings": row.result.get("swings", []) if done else [],
+                "mistakes": row.result.get("mistakes", []) if done else [],
             }
         )
 
     app.include_router(printing_router)  # print and play: sheets and games as PDF
     add_tutorials(app, _SECURITY_HEADERS)  # learn to play: the lessons' API and pages
+    add_coach(app, the_arena)  # hints during a game (the coach)
     app.add_middleware(GZipMiddleware, minimum_size=2048)
     app.add_middleware(BodyLimit, limit=cfg.max_body)
     return app
