@@ -13,13 +13,13 @@ import pytest
 from arena_helpers import LiveServer, create
 
 from sudoku_arena.ai import make_agent
-from sudoku_arena.ai.coach import mistakes
+from sudoku_arena.ai.coach import hint_simulations, mistakes
 from sudoku_arena.core.fairness import new_secret
 from sudoku_arena.core.match import LogEntry, Match
 from sudoku_arena.core.registry import load
 from sudoku_arena.server import ServerConfig
 from sudoku_arena.server.analysis_store import AnalysisStore
-from sudoku_arena.server.coach import coach_simulations, hint_for
+from sudoku_arena.server.coach import hint_for
 from sudoku_arena.server.live import LiveGame
 from sudoku_arena.server.storage import GameRow, SeatRow
 
@@ -126,7 +126,7 @@ def _row(params: dict[str, Any], log: list[LogEntry]) -> GameRow:
 def _hint_of(lg: LiveGame, seat: int) -> list[tuple[str, int, float]]:
     """The hint exactly as the server's route computes it (the job it hands a worker),
     with fewer simulations: the method is tested, not the strength."""
-    return hint_for(lg, seat, coach_simulations(lg.game) // 4)()
+    return hint_for(lg, seat, hint_simulations(lg.game) // 10)()
 
 
 def test_sudokuhex_twin_deals_that_differ_only_in_secrets_get_the_same_hint() -> None:

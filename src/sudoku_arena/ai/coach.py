@@ -30,9 +30,13 @@ TOP = 3
 #: Mistakes shown per seat after a game, and the least loss of win chance that counts.
 TOP_MISTAKES = 5
 LEAST_LOSS = 0.1
-#: Fewest simulations behind a hint or a best move (the game's ``normal`` level when
-#: it is more): with fewer the order of the top moves changes from one seed to another.
+#: Fewest simulations behind a best move of the analysis (the game's ``normal`` level
+#: when it is more): one search per decision of a finished game, in the background.
 MIN_SIMULATIONS = 400
+#: Fewest simulations behind a hint (the game's ``hard`` level when it is more): with
+#: them the top move's chance differs by at most about 5 points from one seed to
+#: another in every game (docs/bots.md, the coach); a hint takes up to a few seconds.
+HINT_SIMULATIONS = 2000
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,9 +49,15 @@ class Suggestion:
 
 
 def coach_simulations(game: AnyGame) -> int:
-    """Simulations behind a hint or a best move: the game's ``normal`` level, at least
-    :data:`MIN_SIMULATIONS`."""
+    """Simulations behind the analysis's best move at a position: the game's ``normal``
+    level, at least :data:`MIN_SIMULATIONS`."""
     return max(MIN_SIMULATIONS, hints_for(game).budget("normal").iterations)
+
+
+def hint_simulations(game: AnyGame) -> int:
+    """Simulations behind a hint: the game's ``hard`` level, at least
+    :data:`HINT_SIMULATIONS`."""
+    return max(HINT_SIMULATIONS, hints_for(game).budget("hard").iterations)
 
 
 def suggestions(

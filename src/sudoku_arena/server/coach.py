@@ -34,7 +34,7 @@ from sqlalchemy import Boolean, Column, String, Table, Text, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
-from sudoku_arena.ai.coach import coach_simulations, suggestions
+from sudoku_arena.ai.coach import hint_simulations, suggestions
 from sudoku_arena.core.registry import entry_of
 from sudoku_arena.core.types import JsonDict
 from sudoku_arena.server.arena import HUMAN, Arena
@@ -214,7 +214,7 @@ def add_coach(app: FastAPI, the_arena: Callable[[], Arena]) -> None:
         if seat not in lg.to_move():
             raise ApiError(409, "not_your_turn", "a hint is for the seat to move; wait your turn")
         game, ply = lg.game, lg.ply
-        sims = coach_simulations(game)
+        sims = hint_simulations(game)
         found = await arena.bots.call(hint_for(lg, seat, sims))
         used = await asyncio.to_thread(CoachStore(arena.storage).add_hint, lg.id, seat)
         explain = entry_of(game).explain
