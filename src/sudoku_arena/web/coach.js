@@ -38,6 +38,9 @@ const style = `
   .mistakes button { width: 100%; text-align: left; margin: 0.15rem 0; min-height: 2.4rem; }
   .mistakes button[aria-pressed="true"] { border: 2px solid #1d2330; }
   .actions button.coach-marked { box-shadow: 0 0 0 3px #0b5cad; }
+  /* One column (a phone): the coach follows the board's own panel, before the legend,
+     players and moves, so Hint and its list stay near the board. */
+  @media (width < 56rem) { body[data-page="play"] .side > #coach { order: 2; } }
 `;
 
 let styled = false;

@@ -27,6 +27,7 @@ export function mistakes() {
   anchor.before(section);
   /** @type {Mistake | null} */
   let chosen = null;
+  let reveal = false;
 
   /** The replay's slider moves the board to `ply`. */
   function jump(/** @type {number} */ ply) {
@@ -43,6 +44,11 @@ export function mistakes() {
     if (!slider || slider.value !== String(m.ply - 1)) { chosen = null; return; }
     badge(m.action, "✗", pct(m.after), "played");
     badge(m.better, "★", m.better_chance === null ? "" : pct(m.better_chance), "better");
+    // Once per choice, after the replay moved (it scrolls its move log into sight):
+    // the board is brought into sight, which on a phone is far above the list.
+    const top = document.getElementById("status");
+    if (reveal && top && top.getBoundingClientRect().top < 0) top.scrollIntoView({ block: "start" });
+    reveal = false;
   }
   const board = document.getElementById("board");
   if (board) new MutationObserver(() => { if (chosen && !board.querySelector(".coach-badge")) mark(); })
@@ -65,6 +71,7 @@ export function mistakes() {
         for (const o of list.querySelectorAll("button")) o.setAttribute("aria-pressed", String(o === b));
         chosen = m;
         jump(m.ply - 1);
+        reveal = true;
         setTimeout(mark, 50);
       };
       return el("li", {}, b);
