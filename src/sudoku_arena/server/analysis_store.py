@@ -137,7 +137,8 @@ class AnalysisStore:
         """Store the values (and best moves) so far and renew the lease; ``False`` if
         the lease was lost (then the work is left to the process that has it)."""
         now = time.time()
-        result = json.dumps({"values": values, "best": best or []})
+        kept: JsonDict = {"values": values} if best is None else {"values": values, "best": best}
+        result = json.dumps(kept)
         return self._update(
             game_id, holder, expires=now + seconds, simulations=simulations, result=result
         )
