@@ -37,7 +37,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     # Few simulations per analysed position: the page is tested, not the analysis, and
     # so thin an analysis always finds moves that "lost" 10 points to show.
     url = f"sqlite:///{tmp_path_factory.mktemp('db') / 'arena.sqlite3'}"
-    cfg = ServerConfig(database_url=url, bot_workers=0, bot_delay=0.0, analysis_simulations=4)
+    cfg = ServerConfig(database_url=url, bot_workers=0, bot_delay=0.0, analysis_simulations=2)
     with LiveServer(cfg) as s:
         yield s
 
@@ -130,6 +130,8 @@ def test_a_hint_then_the_mistakes_of_the_finished_game(
     )
     said = page.locator("#mistakes-said").inner_text()
     assert page.locator("#mistakes li button").count(), said
+    listed = page.locator("#mistakes li button").all_inner_texts()
+    assert all(", player 1:" in t for t in listed), listed  # the person's, not the bot's
     first = page.locator("#mistakes li button").first
     ply = int(first.get_attribute("data-ply"))
     if phone:

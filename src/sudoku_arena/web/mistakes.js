@@ -6,7 +6,7 @@
 // better one (★), each with the chance it left.
 
 import { addStyle, badge, clearBadges, pct } from "./coach.js";
-import { el, gameIdFromPath } from "./util.js";
+import { api, el, gameIdFromPath } from "./util.js";
 
 /**
  * @typedef {{ply: number, seat: number, action: string, before: number, after: number,
@@ -54,11 +54,15 @@ export function mistakes() {
   if (board) new MutationObserver(() => { if (chosen && !board.querySelector(".coach-badge")) mark(); })
     .observe(board, { childList: true });
 
-  /** @param {Analysis} data */
-  function show(data) {
-    const found = data.mistakes || [];
+  /**
+   * @param {Analysis} data
+   * @param {Set<number>} people the seats people played (all seats if none did)
+   */
+  function show(data, people) {
+    // The people's mistakes: a bot's are no lesson to anybody.
+    const found = (data.mistakes || []).filter((m) => people.has(m.seat));
     said.textContent = found.length ?
-      `${found.length} move${found.length > 1 ? "s" : ""} lost 10 points or more of a player's chance of winning. ` +
+      `${found.length} move${found.length > 1 ? "s" : ""} lost 10 points or more of the player's chance of winning. ` +
       "Choose one: the board shows the position before it, the move played (✗) and the search's better move (★)." :
       "No move lost 10 points or more of a player's chance of winning.";
     list.replaceChildren(...found.map((m) => {
@@ -78,6 +82,17 @@ export function mistakes() {
     }));
   }
 
+  /** The seats people played, from the game's facts (all seats if no person played). */
+  async function people() {
+    try {
+      const info = /** @type {import("./types.js").GameInfo} */ (await api(`/api/matches/${encodeURIComponent(gameId)}`));
+      const humans = info.seats.filter((s) => s.kind === "human").map((s) => s.seat);
+      return new Set(humans.length ? humans : info.seats.map((s) => s.seat));
+    } catch (e) {
+      return new Set(Array.from({ length: 8 }, (_, i) => i));
+    }
+  }
+
   async function load() {
     let data;
     try {
@@ -89,7 +104,7 @@ export function mistakes() {
       setTimeout(load, 5000);
       return;
     }
-    if (data.status === "done") show(data);
+    if (data.status === "done") show(data, await people());
     else if (data.status === "failed") said.textContent = "The analysis of this game failed.";
     else setTimeout(load, 1500);
   }
