@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from arena_helpers import LiveServer, create
 
@@ -173,4 +174,25 @@ def test_a_game_between_people_states_the_coach_to_whoever_joins(
     page.goto(f"{server.url}/play/{on['id']}")  # a spectator is told too
     page.wait_for_selector("#coach-why")
     assert "turned the coach on" in page.locator("#coach-why").inner_text()
+    page.close()
+
+
+def test_the_new_game_form_turns_the_coach_on_between_people(
+    server: LiveServer, module_browser: Any
+) -> None:
+    """The creator ticks "Coach for everybody": the game between two people is made with
+    the coach on, and his own page says the creator turned it on and offers a Hint."""
+    page = module_browser.new_page(viewport=DESKTOP)
+    page.goto(server.url + "/")
+    page.wait_for_selector("#f-seats .seat-row")
+    page.select_option(".seat-kind[data-seat='1']", "human")
+    page.check("#f-coach")
+    page.click("#f-start")
+    page.wait_for_url("**/play/**")
+    gid = page.url.split("/play/")[1].split("#")[0]
+    coach = httpx.get(f"{server.url}/api/matches/{gid}/coach").json()
+    assert coach["enabled"] is True and "creator" in coach["why"]
+    page.wait_for_selector("#coach-why")
+    assert "creator turned the coach on" in page.locator("#coach-why").inner_text()
+    page.wait_for_selector("#hint:not([hidden])")  # the creator moves first
     page.close()
