@@ -6,6 +6,7 @@
 //   play.js        the play page: startup, the server's messages, redrawing
 //     connection.js  seat claims, the WebSocket and reconnecting, sending moves
 //     board.js       the game's drawings made into controls, two-step selections
+//     zoom.js        a board of small places magnified for a finger, parts shown larger
 //     controls.js    keyboard cursor, off-board action buttons, typed moves, resign/draw
 //     panel.js       status, players, move log, clocks, result, legend, fair chance
 //     seats.js       invite links, continuing on another device, a seat moved away

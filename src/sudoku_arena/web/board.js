@@ -12,6 +12,7 @@
 import { send } from "./connection.js";
 import { info, st } from "./state.js";
 import { $, hide, notice, playerLabel, showBoard } from "./util.js";
+import { fitBoard, keepView, wireMagnifier } from "./zoom.js";
 
 const CHOOSE_FIRST = "Choose a value first, then the square.";
 
@@ -41,6 +42,7 @@ export function drawBoard(seat, head, svg, panelSvg, over) {
   const had = document.activeElement;
   const focusKey = had && had.closest("#board, #game-panel") ?
     had.getAttribute("data-action") || had.getAttribute("data-select") : null;
+  const kept = keepView(board);
   const root = showBoard(board, svg);
   const side = $("game-panel");
   const panelRoot = panelSvg ? showBoard(side, panelSvg, true) : null;
@@ -92,6 +94,9 @@ export function drawBoard(seat, head, svg, panelSvg, over) {
   st.roots = roots;
   // A drawing with things to press is a group of controls, not a picture.
   for (const r of roots) if (r.querySelector(".live, .tryable")) r.setAttribute("role", "group");
+  // Sized (and magnified if it was) before the cursor's place is focused and scrolled to.
+  fitBoard(board, kept);
+  wireMagnifier(panelRoot);
   if (focusKey) {
     const again = roots.map((r) => Array.from(r.querySelectorAll(".live")).find((t) =>
       t.getAttribute("data-action") === focusKey || t.getAttribute("data-select") === focusKey)).find(Boolean);
