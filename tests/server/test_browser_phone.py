@@ -51,9 +51,18 @@ GAMES: list[tuple[str, dict[str, Any], int]] = [
 IDS = [f"{g}-{n}" + ("-9x9" if p.get("size") == 9 else "") for g, p, n in GAMES]
 #: The games whose panel draws what the player holds (marked class="hand").
 HANDS = {"cat-sudoku", "sudokuhex"}
-#: My turns each game is played for: past the first step of each kind (Cat Sudoku's
-#: wild, the palette of a wild die; a Sudoku Warriors battle).
+#: My actions each game is played for at least, and at most while it has not reached
+#: its step that asks most of a phone (below).
 TURNS = 8
+MAX_TURNS = 80
+#: That step, where a game has one beyond its first: Cat Sudoku's choice of the wild in
+#: the Wild Counter (the panel's lowest places), a Sudoku Warriors bid (the villages,
+#: 28-33 px to tap when drawn inset), Citadel's turn of warriors after the set-up.
+REACH = {
+    "cat-sudoku": "#game-panel.my-turn [data-action^='wild'].live",
+    "sudoku-warriors": "#board.my-turn [data-select].live",
+    "citadel": "#actions button, #board.my-turn [data-select].live",
+}
 
 #: The page scrolled to its top; what a player decides with, by name, top and bottom.
 _DECIDE = """() => {
@@ -188,15 +197,21 @@ def _take_a_turn(page: Any, rng: random.Random, found: dict[str, Any]) -> None:
             choice.tap(timeout=5_000)
 
 
-def _play(page: Any, seed: str) -> dict[str, Any]:
-    """Plays TURNS of my actions by taps; what was on the first screen at each step and
-    the sizes of the board's places measured on the way."""
+def _play(page: Any, seed: str, reach: str | None) -> dict[str, Any]:
+    """Plays TURNS of my actions by taps, and on until the step ``reach`` selects is
+    seen; what was on the first screen at each step and the sizes of the board's places
+    measured on the way."""
     found: dict[str, Any] = {"screens": [], "sizes": [], "magnified": False}
     found["magnify"] = page.locator("#zoom").is_visible()
+    found["reached"] = reach is None
     rng = random.Random(seed)
-    for _ in range(TURNS):
+    for turn in range(MAX_TURNS):
+        if turn >= TURNS and found["reached"]:
+            break
         if not _my_turn(page):
             break
+        if reach and page.locator(reach).count():
+            found["reached"] = True
         before = _moves(page)
         try:
             _take_a_turn(page, rng, found)
@@ -224,9 +239,10 @@ def test_a_phone_shows_what_a_player_decides_with_and_finger_sized_places(
     page.add_init_script(_COUNT_SENT)
     _start(server, page, game, params, n)
     assert _my_turn(page)
-    found = _play(page, f"{game}-{n}-{params}")
+    found = _play(page, f"{game}-{n}-{params}", REACH.get(game))
     screens = found["screens"]
     assert len(screens) >= 3, f"only {len(screens)} steps were played"
+    assert found["reached"], f"the game ended before this step: {REACH[game]}"
     height = PHONE["height"]
     below = sorted(
         {
