@@ -271,12 +271,19 @@ def test_other_players_cat_sudoku_sheets_are_readable_on_a_phone(
     """Every digit of the panel is at least 12 px as shown, or inside a part that opens
     larger on a tap (the other players' sheets), where it is at least 12 px then."""
     page = _phone(browser)
-    _start(server, page, "cat-sudoku", {"players": players}, players)
-    # The bots write the setup roll at once: their sheets hold digits.
+    game_id = _start(server, page, "cat-sudoku", {"players": players}, players)
+    # The bots write the setup roll at once: once each has written its four values and
+    # the page has drawn the position after them, their sheets hold digits.
+    for _ in range(300):
+        row = server.arena.storage.load_game(game_id)
+        written = [sum(1 for _, actor, _ in row.actions if actor == p) for p in range(players)]
+        if min(written[1:]) >= 4:
+            break
+        page.wait_for_timeout(100)
+    else:
+        pytest.fail(f"the bots did not write their setup roll: {written}")
     page.wait_for_function(
-        "() => [...document.querySelectorAll('#game-panel text')]"
-        f".filter((t) => /^[1-6]$/.test(t.textContent.trim())).length >= {4 * players}",
-        timeout=30_000,
+        f"() => document.querySelectorAll('#log li').length >= {len(row.actions)}"
     )
     shown = page.locator("#game-panel svg").evaluate(_DIGITS, True)
     larger: list[tuple[str, float, float]] = []
@@ -287,6 +294,11 @@ def test_other_players_cat_sudoku_sheets_are_readable_on_a_phone(
         larger.extend(page.locator("#magnifier-view svg").evaluate(_DIGITS, False))
         page.locator("#magnifier button").tap()
         page.wait_for_selector("#magnifier:not([open])", state="attached")
+    small = sorted({f"{d}: {size:.1f} px" for d, size, _ in shown + larger if size < MIN_TEXT})
+    assert not small, f"digits under {MIN_TEXT} px: {small[:6]}"
+    assert sheets.count() == players - 1, "not every other player's sheet opens larger"
+    assert len(larger) >= 4 * (players - 1), "the larger sheets show fewer digits"
+    assert min(h for _, _, h in larger) >= MIN_TEXT  # drawn that tall, not only sized
     # The keyboard's way in: a button per sheet under the drawing; Escape closes.
     buttons = page.locator("#game-panel .zoom-parts button")
     assert buttons.count() == players - 1
@@ -300,11 +312,6 @@ def test_other_players_cat_sudoku_sheets_are_readable_on_a_phone(
         page.screenshot(path=str(folder / "cat-sudoku-phone-other-sheet.png"))
     page.keyboard.press("Escape")
     page.wait_for_selector("#magnifier:not([open])", state="attached")
-    small = sorted({f"{d}: {size:.1f} px" for d, size, _ in shown + larger if size < MIN_TEXT})
-    assert not small, f"digits under {MIN_TEXT} px: {small[:6]}"
-    assert sheets.count() == players - 1, "not every other player's sheet opens larger"
-    assert len(larger) >= 4 * (players - 1), "the larger sheets show fewer digits"
-    assert min(h for _, _, h in larger) >= MIN_TEXT  # drawn that tall, not only sized
     page.context.close()
 
 
