@@ -3,9 +3,9 @@ played against bots by taps:
 
 - what a player decides with (the status line, the hand, tile or dice, the buttons of
   the step and the panel's places to tap) is on the first screen, without scrolling;
-- every place of the board a finger can tap is at least 40 px wide and high, after the
-  tap that magnifies a board of small places (Citadel, Cat Sudoku), and that first tap
-  plays nothing;
+- every place of the board a finger can tap, and every button of the step, is at least
+  40 px wide and high, after the tap that magnifies a board of small places (Citadel,
+  Cat Sudoku), and that first tap plays nothing;
 - the digits of the other players' Cat Sudoku sheets are at least 12 px, in the larger
   view a tap on a sheet opens;
 
@@ -83,11 +83,12 @@ _DECIDE = """() => {
   return out;
 }"""
 
-#: The width and height of every place of the board that plays now, in sight or not.
-_BOARD_TAPS = """() => Array.from(document.querySelectorAll('#board.my-turn .live'))
+#: The width and height of every place of the board that plays now, in sight or not,
+#: and of the step's buttons.
+_TAPS = """() => Array.from(document.querySelectorAll('#board.my-turn .live, #actions button'))
   .filter((e) => e.getClientRects().length)
   .map((e) => { const r = e.getBoundingClientRect();
-    return [e.getAttribute('aria-label') || '', r.width, r.height]; })
+    return [e.getAttribute('aria-label') || e.textContent.trim(), r.width, r.height]; })
   .filter(([, w, h]) => w > 0 && h > 0)"""
 
 #: Digits in a drawing, those inside a part that opens larger left out if asked: (the
@@ -165,7 +166,7 @@ def _tap_board_place(page: Any, place: Any, found: dict[str, Any]) -> None:
         # A place that plays sends its move in the tap's own click handler.
         assert page.evaluate("window.sent") == before, "the tap that magnifies played a move"
         found["magnified"] = True
-        found["sizes"].extend(page.evaluate(_BOARD_TAPS))
+        found["sizes"].extend(page.evaluate(_TAPS))
         place.tap(timeout=5_000)
 
 
@@ -176,7 +177,7 @@ def _take_a_turn(page: Any, rng: random.Random, found: dict[str, Any]) -> None:
     for _ in range(4):
         found["screens"].append(page.evaluate(_DECIDE))
         if found["magnified"] or not found["magnify"]:
-            found["sizes"].extend(page.evaluate(_BOARD_TAPS))
+            found["sizes"].extend(page.evaluate(_TAPS))
         plays = page.locator(".my-turn [data-action].live:visible, #actions button:visible")
         count = plays.count()
         if count:
