@@ -50,6 +50,7 @@ from typing import Final
 
 from sudoku_arena.games.citadel.game import CLAIM, OVER, PLAY, SETUP, Citadel, CitadelState
 from sudoku_arena.games.citadel.rules import WALL_LL, positions
+from sudoku_arena.grids.square import square_sources
 
 VERSION: Final = "citadel/1"
 
@@ -267,31 +268,10 @@ def value_features(game: Citadel, s: CitadelState) -> list[float]:
     return out
 
 
-def _square_maps(n: int) -> list[list[int]]:
-    """The eight symmetries of an ``n x n`` square as maps of its indices (row-major):
-    ``m[i]`` is where index ``i`` goes; the identity first."""
-    out = []
-    for turns in range(4):
-        for mirror in (False, True):
-            m = []
-            for i in range(n * n):
-                r, c = divmod(i, n)
-                if mirror:
-                    c = n - 1 - c
-                for _ in range(turns):
-                    r, c = c, n - 1 - r
-                m.append(r * n + c)
-            out.append(m)
-    return out
-
-
 def symmetries(game: Citadel) -> list[list[int]]:
     """Feature permutations for the board's eight symmetries (see the module docstring)."""
     perms = []
-    for cell_map in _square_maps(game.size):
-        src = [0] * len(cell_map)
-        for i, j in enumerate(cell_map):
-            src[j] = i
+    for src in square_sources(game.size):
         perm: list[int] = []
         start = 0
         for _, kind, length in fields(game.size):

@@ -56,6 +56,7 @@ from sudoku_arena.games.sudoku_warriors.rules import (
     PROV_HILLS,
     XD,
 )
+from sudoku_arena.grids.square import sources, square_maps
 from sudoku_arena.grids.sudoku import box_of
 
 VERSION: Final = "sudoku-warriors/1"
@@ -253,38 +254,12 @@ def value_features(game: SudokuWarriors, s: SWState) -> list[float]:
     return out
 
 
-def _square_maps(n: int) -> list[list[int]]:
-    """The eight symmetries of an ``n x n`` square as maps of its indices (row-major):
-    ``m[i]`` is where index ``i`` goes; the identity first."""
-    out = []
-    for turns in range(4):
-        for mirror in (False, True):
-            m = []
-            for i in range(n * n):
-                r, c = divmod(i, n)
-                if mirror:
-                    c = n - 1 - c
-                for _ in range(turns):
-                    r, c = c, n - 1 - r
-                m.append(r * n + c)
-            out.append(m)
-    return out
-
-
-def _sources(m: list[int]) -> list[int]:
-    """For a map ``m`` (``i`` goes to ``m[i]``), the index each new index comes from."""
-    src = [0] * len(m)
-    for i, j in enumerate(m):
-        src[j] = i
-    return src
-
-
 def symmetries(game: SudokuWarriors) -> list[list[int]]:
     """Feature permutations for the board's eight symmetries (see the module docstring)."""
-    maps = zip(_square_maps(10), _square_maps(9), _square_maps(3), strict=True)
+    maps = zip(square_maps(10), square_maps(9), square_maps(3), strict=True)
     perms = []
     for hills, villages, boxes in maps:
-        src = {"hill": _sources(hills), "village": _sources(villages), "province": _sources(boxes)}
+        src = {"hill": sources(hills), "village": sources(villages), "province": sources(boxes)}
         perm: list[int] = []
         start = 0
         for _, kind, repeats in fields(game.num_players):

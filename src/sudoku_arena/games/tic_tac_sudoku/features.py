@@ -42,6 +42,7 @@ from typing import Final
 
 from sudoku_arena.games.tic_tac_sudoku.game import TicTacSudoku, TTSState
 from sudoku_arena.games.tic_tac_sudoku.rules import ROW_BITS, SPLIT
+from sudoku_arena.grids.square import square_sources
 
 VERSION: Final = "tic-tac-sudoku/1"
 
@@ -138,35 +139,11 @@ def value_features(game: TicTacSudoku, s: TTSState) -> list[float]:
     return out
 
 
-def _square_maps(n: int) -> list[list[int]]:
-    """The eight symmetries of an ``n x n`` square as maps of its indices (row-major):
-    ``m[i]`` is where index ``i`` goes; the identity first."""
-    out = []
-    for turns in range(4):
-        for mirror in (False, True):
-            m = []
-            for i in range(n * n):
-                r, c = divmod(i, n)
-                if mirror:
-                    c = n - 1 - c
-                for _ in range(turns):
-                    r, c = c, n - 1 - r
-                m.append(r * n + c)
-            out.append(m)
-    return out
-
-
 def symmetries(game: TicTacSudoku) -> list[list[int]]:
     """Feature permutations for the board's eight symmetries (see the module docstring)."""
     perms = []
-    for cells, boxes in zip(_square_maps(9), _square_maps(3), strict=True):
-        # new[cells[i]] = old[i]: the permutation reads, for each new index, its source.
-        cell_src = [0] * 81
-        for i, j in enumerate(cells):
-            cell_src[j] = i
-        box_src = [0] * 9
-        for i, j in enumerate(boxes):
-            box_src[j] = i
+    # The permutation reads, for each new index, its source.
+    for cell_src, box_src in zip(square_sources(9), square_sources(3), strict=True):
         perm: list[int] = []
         start = 0
         for _, size in FIELDS:
