@@ -398,13 +398,7 @@ def create_app(config: ServerConfig | None = None, *, arena: Arena | None = None
     # -- API: matches ------------------------------------------------------------------------
 
     async def get_game(game_id: str) -> LiveGame:
-        try:
-            lg = await the_arena().get(game_id)
-        except GameUnavailable as exc:
-            raise ApiError(503, "unavailable", exc.reason) from None
-        if lg is None:
-            raise ApiError(404, "not_found", f"there is no game {game_id!r}")
-        return lg
+        return await the_arena().require(game_id)
 
     @app.post("/api/matches", status_code=201, responses=documented(400, 413, 422))
     async def create_match(body: CreateMatchRequest) -> CreateMatchResponse:

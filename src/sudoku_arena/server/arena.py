@@ -37,6 +37,7 @@ from sudoku_arena.core.types import JsonDict, Outcome
 from sudoku_arena.server.analysis import Analyser
 from sudoku_arena.server.bots import BotRunner
 from sudoku_arena.server.clock import Clock, TimeControl
+from sudoku_arena.server.errors import ApiError
 from sudoku_arena.server.fanout import RedisFanout
 from sudoku_arena.server.live import ActionRefused, GameUnavailable, LiveGame, hash_token
 from sudoku_arena.server.presence import CLAIM_AFTER, Attendance
@@ -316,6 +317,17 @@ class Arena:
         await asyncio.to_thread(self.storage.close)
 
     # -- games -------------------------------------------------------------------------------
+
+    async def require(self, game_id: str) -> LiveGame:
+        """The game ``game_id`` for an API route: :meth:`get`, with the answers a client
+        gets (:class:`ApiError` 404 for an unknown game, 503 for one set aside)."""
+        try:
+            lg = await self.get(game_id)
+        except GameUnavailable as exc:
+            raise ApiError(503, "unavailable", exc.reason) from None
+        if lg is None:
+            raise ApiError(404, "not_found", f"there is no game {game_id!r}")
+        return lg
 
     async def get(self, game_id: str) -> LiveGame | None:
         """The game ``game_id``, loaded from storage on first use; ``None`` if unknown.

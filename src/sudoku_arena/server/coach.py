@@ -39,7 +39,7 @@ from sudoku_arena.core.registry import entry_of
 from sudoku_arena.core.types import JsonDict
 from sudoku_arena.server.arena import HUMAN, Arena
 from sudoku_arena.server.errors import ApiError
-from sudoku_arena.server.live import GameUnavailable, LiveGame
+from sudoku_arena.server.live import LiveGame
 from sudoku_arena.server.openapi import documented
 from sudoku_arena.server.storage import Storage, metadata
 
@@ -176,13 +176,7 @@ def add_coach(app: FastAPI, the_arena: Callable[[], Arena]) -> None:
     """Adds the coach's two routes to ``app``."""
 
     async def game_of(game_id: str) -> LiveGame:
-        try:
-            lg = await the_arena().get(game_id)
-        except GameUnavailable as exc:
-            raise ApiError(503, "unavailable", exc.reason) from None
-        if lg is None:
-            raise ApiError(404, "not_found", f"there is no game {game_id!r}")
-        return lg
+        return await the_arena().require(game_id)
 
     async def info(lg: LiveGame) -> CoachInfo:
         enabled, counts = await asyncio.to_thread(CoachStore(the_arena().storage).load, lg.id)
