@@ -1,7 +1,9 @@
 """The coach in the browser, on a desktop (1280x800) and a phone (390x844, touch): in a
 game against a bot the Hint button numbers the search's three best moves on the board
 and lists them with their chances; after the game the replay's Mistakes list jumps to
-the position before a mistake and marks the move played and the better one.
+the position before a mistake and marks the move played and the better one. Between
+people, the invited person is asked to agree to the creator's coach, and agreeing gives
+the creator the Hint.
 
 ``ARENA_SCREENS`` names a folder to keep screenshots of both (docs/screens/coach-*).
 """
@@ -196,3 +198,43 @@ def test_the_new_game_form_turns_the_coach_on_between_people(
     assert "creator turned the coach on" in page.locator("#coach-why").inner_text()
     page.wait_for_selector("#hint:not([hidden])")  # the creator moves first
     page.close()
+
+
+def test_the_invited_person_is_asked_and_agreeing_gives_the_creator_hints(
+    server: LiveServer, module_browser: Any
+) -> None:
+    made = create(
+        server.url, game="tic-tac-sudoku", seats=[{"kind": "human"}, {"kind": "human"}], coach=True
+    )
+    # Two pages, two browser contexts: two devices, each holding its own seat.
+    creator = module_browser.new_page(viewport=DESKTOP, bypass_csp=True)
+    invited = module_browser.new_page(viewport=DESKTOP, bypass_csp=True)
+    errors: list[str] = []
+    for page in (creator, invited):
+        page.on("pageerror", lambda e: errors.append(str(e)))
+    creator.goto(server.url + made["seats"][0]["url"])
+    creator.wait_for_selector("#board svg")
+    creator.wait_for_function(
+        "() => /waiting for player 2/.test(document.querySelector('#coach-why').textContent)"
+    )
+    _my_turn(creator)
+    assert not creator.locator("#hint").is_visible()
+    assert not creator.locator("#coach-ask").is_visible()  # the creator agreed by creating it
+    invited.goto(server.url + made["seats"][1]["url"])
+    invited.wait_for_selector("#coach-ask:not([hidden])")
+    assert (
+        "The creator turned on the coach (hints for everybody)."
+        in invited.locator("#coach-ask").inner_text()
+    )
+    assert _audit(invited) == []
+    invited.locator("#coach-agree").click()
+    invited.wait_for_selector("#coach-ask", state="hidden")
+    assert "every player agreed" in invited.locator("#coach-why").inner_text()
+    # The creator's page hears of it on its own and offers the Hint.
+    creator.wait_for_selector("#hint:not([hidden])", timeout=15_000)
+    assert "every player agreed" in creator.locator("#coach-why").inner_text()
+    creator.locator("#hint").click()
+    creator.wait_for_function("() => document.querySelectorAll('#board .coach-badge').length === 3")
+    assert errors == []
+    creator.close()
+    invited.close()

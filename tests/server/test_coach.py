@@ -55,6 +55,84 @@ def test_a_hint_against_a_bot_is_three_legal_moves_best_first(server: LiveServer
     assert httpx.get(f"{server.url}/api/matches/{gid}/record").json()["hints"] == [1, 0]
 
 
+def _answer(server: LiveServer, gid: str, token: str, agree: bool) -> httpx.Response:
+    resp = httpx.post(
+        f"{server.url}/api/matches/{gid}/coach/answer",
+        json={"token": token, "agree": agree},
+        timeout=60,
+    )
+    return resp
+
+
+def _coach(server: LiveServer, gid: str) -> dict[str, Any]:
+    info: dict[str, Any] = httpx.get(f"{server.url}/api/matches/{gid}/coach").json()
+    return info
+
+
+def test_between_people_the_creators_coach_waits_for_the_other_persons_agreement(
+    server: LiveServer,
+) -> None:
+    made = create(server.url, seats=[ME, {"kind": "human"}], coach=True)
+    gid, mine, theirs = made["id"], made["seats"][0]["token"], made["seats"][1]["token"]
+    coach = _coach(server, gid)
+    assert coach["enabled"] is False and coach["offered"] is True
+    assert coach["agreed"] == [0] and coach["asked"] == [1] and coach["declined"] is None
+    assert "player 2" in coach["why"]
+    refused = _hint(server, gid, mine)
+    assert refused.status_code == 403
+    error = refused.json()["error"]
+    assert error["code"] == "coach_not_agreed" and "player 2" in error["message"]
+    # Not asked yet, so no hint was taken: the record shows no coach.
+    assert httpx.get(f"{server.url}/api/matches/{gid}/record").json()["hints"] is None
+    # The creator agreed by creating it and cannot answer for the other person (nor
+    # decline afterwards); a wrong token is refused.
+    assert _answer(server, gid, mine, agree=True).json()["asked"] == [1]
+    assert _answer(server, gid, mine, agree=False).status_code == 409
+    bad = _answer(server, gid, "not-a-token", agree=True)
+    assert bad.status_code == 403 and bad.json()["error"]["code"] == "bad_token"
+    assert _coach(server, gid)["asked"] == [1]
+    agreed = _answer(server, gid, theirs, agree=True)
+    assert agreed.status_code == 200, agreed.text
+    assert agreed.json()["enabled"] is True and agreed.json()["asked"] == []
+    assert _coach(server, gid)["agreed"] == [0, 1]
+    assert _answer(server, gid, theirs, agree=True).status_code == 200  # twice: no change
+    hint = _hint(server, gid, mine)
+    assert hint.status_code == 200, hint.text
+    assert httpx.get(f"{server.url}/api/matches/{gid}/record").json()["hints"] == [1, 0]
+
+
+def test_one_decline_turns_the_creators_coach_off_for_everybody_for_good(
+    server: LiveServer,
+) -> None:
+    made = create(server.url, seats=[ME, {"kind": "human"}], coach=True)
+    gid, tokens = made["id"], [s["token"] for s in made["seats"]]
+    declined = _answer(server, gid, tokens[1], agree=False)
+    assert declined.status_code == 200, declined.text
+    coach = _coach(server, gid)
+    assert coach["enabled"] is False and coach["declined"] == 1 and coach["asked"] == []
+    assert "player 2 declined" in coach["why"]
+    for token in tokens:
+        off = _hint(server, gid, token)
+        assert off.status_code in (403, 409)
+        if off.status_code == 403:
+            assert off.json()["error"]["code"] == "coach_off"
+    off = _hint(server, gid, tokens[0])
+    assert off.status_code == 403 and "declined" in off.json()["error"]["message"]
+    # For good: agreeing afterwards changes nothing.
+    assert _answer(server, gid, tokens[1], agree=True).status_code == 409
+    assert _coach(server, gid)["enabled"] is False
+
+
+def test_one_person_with_bots_needs_no_agreement(server: LiveServer) -> None:
+    for coach in (True, None):
+        made = create(server.url, seats=[ME, BOT], **({"coach": coach} if coach else {}))
+        gid, token = made["id"], made["seats"][0]["token"]
+        info = _coach(server, gid)
+        assert info["enabled"] is True and info["asked"] == [] and info["offered"] is False
+        assert _answer(server, gid, token, agree=True).status_code == 409
+        assert _hint(server, gid, token).status_code == 200
+
+
 def test_hints_are_refused_between_people_for_the_waiting_seat_and_after_the_end(
     server: LiveServer,
 ) -> None:
@@ -65,6 +143,7 @@ def test_hints_are_refused_between_people_for_the_waiting_seat_and_after_the_end
     assert "between people" in off.json()["error"]["message"]
     assert httpx.get(f"{server.url}/api/matches/{gid}/record").json()["hints"] is None
     agreed = create(server.url, seats=[ME, {"kind": "human"}], coach=True)
+    _answer(server, agreed["id"], agreed["seats"][1]["token"], agree=True)
     coach = httpx.get(f"{server.url}/api/matches/{agreed['id']}/coach").json()
     assert coach["enabled"] is True and "creator" in coach["why"]
     waiting = _hint(server, agreed["id"], agreed["seats"][1]["token"])

@@ -27,10 +27,12 @@ _MEANING = {
     "message names the field and what is allowed), or a refused field (seed_refused, "
     "bad_client_seed).",
     403: "A seat's token is missing or wrong (bad_token), or the seat may not do that "
-    "(forbidden, private, coach_off: no hints in that game).",
+    "(forbidden, private, coach_off: no hints in that game, coach_not_agreed: not every "
+    "person in the game has agreed to the coach yet).",
     404: "There is no game with that id (not_found), or no such ply.",
     409: "The game's state does not allow it now (stale, not_your_turn, game_over, "
-    "not_over, read_only, seat_elsewhere, seat_taken, full, already_seated).",
+    "not_over, read_only, seat_elsewhere, seat_taken, full, already_seated, "
+    "not_asked: that seat is not asked to agree to the coach).",
     413: "The request body is too large (too_large).",
     422: "Well formed but refused by the rules: an unknown game (unknown_game), "
     "options or seats the game does not offer (invalid), an illegal action (illegal, "

@@ -7,6 +7,11 @@
 // Badges are drawn into the board's own SVG over the element that plays the move
 // (data-action); a move with no place on the board (an off-board button) gets its
 // button marked instead. A new position clears the hint: it was for the old one.
+//
+// Between people, a coach the creator turned on waits for every other person: the panel
+// asks a seat held here that is still asked (Agree / Decline, POST .../coach/answer
+// with its token) and, while anybody is asked, looks at the coach again every few
+// seconds, so the creator's Hint appears once the last person agrees.
 
 import { st } from "./state.js";
 import { api, el, gameIdFromPath } from "./util.js";
@@ -17,7 +22,8 @@ const NS = "http://www.w3.org/2000/svg";
  * @typedef {{rank: number, action: string, says: string, chance: number, visits: number}} HintMove
  * @typedef {{game_id: string, seat: number, ply: number, simulations: number,
  *   moves: HintMove[], hints: number}} Hint
- * @typedef {{game_id: string, enabled: boolean, why: string, hints: number[]}} CoachInfo
+ * @typedef {{game_id: string, enabled: boolean, why: string, hints: number[], offered: boolean,
+ *   agreed: number[], asked: number[], declined: number | null}} CoachInfo
  */
 
 /** @param {number} v */
@@ -37,6 +43,7 @@ const style = `
     background: #0b5cad; color: #fff; text-align: center; font-weight: 700; margin-right: 0.4rem; }
   .mistakes button { width: 100%; text-align: left; margin: 0.15rem 0; min-height: 2.4rem; }
   .mistakes button[aria-pressed="true"] { border: 2px solid #1d2330; }
+  .coach-ask { display: flex; gap: 0.5rem; flex-wrap: wrap; margin: 0.4rem 0; }
   .actions button.coach-marked { box-shadow: 0 0 0 3px #0b5cad; }
   /* One column (a phone): the coach follows the board's own panel, before the legend,
      players and moves, so Hint and its list stay near the board. */
@@ -125,17 +132,63 @@ export async function coach() {
   const list = el("ol", { id: "hint-list", class: "hints", "aria-label": "the coach's moves, best first" });
   const button = el("button", { id: "hint", type: "button", class: "primary", hidden: true,
     title: "The search's three best moves for you now, from what you can see" }, "Hint");
+  const why = el("p", { id: "coach-why", class: "small" });
+  const agree = el("button", { id: "coach-agree", type: "button", class: "primary" }, "Agree");
+  const decline = el("button", { id: "coach-decline", type: "button" }, "Decline");
+  const ask = el("div", { id: "coach-ask", role: "group", "aria-labelledby": "coach-question", hidden: true },
+    el("p", { id: "coach-question", text: "The creator turned on the coach (hints for everybody)." }),
+    el("div", { class: "coach-ask" }, agree, decline));
   const section = el("section", { id: "coach", class: "panel coach", "aria-labelledby": "coach-title" },
-    el("h2", { id: "coach-title", text: "Coach" }),
-    el("p", { id: "coach-why", class: "small", text: info.enabled ? `Hints are on: ${info.why}.` :
-      `Hints are off: ${info.why}.` }),
-    button, said, list);
+    el("h2", { id: "coach-title", text: "Coach" }), why, ask, button, said, list);
   const side = document.querySelector(".side");
   const anchor = document.getElementById("result");
   if (!side) return;
   if (anchor && anchor.parentElement === side) anchor.after(section);
   else side.prepend(section);
-  if (!info.enabled) { button.remove(); list.remove(); return; }
+
+  /** The coach as the server says now: its words, the question, the Hint's place. */
+  function show() {
+    why.textContent = info.enabled ? `Hints are on: ${info.why}.` : `Hints are off: ${info.why}.`;
+    ask.hidden = !asking();
+    button.hidden = !info.enabled || !mine();
+    list.hidden = !info.enabled;
+  }
+  /** A seat held here that the creator's coach still waits for, with its token. */
+  function asking() {
+    for (const seat of info.asked) {
+      const token = st.tokenOf[seat];
+      if (token) return { seat, token };
+    }
+    return null;
+  }
+  /** @param {boolean} yes */
+  async function answer(yes) {
+    const me = asking();
+    if (!me) return;
+    agree.disabled = decline.disabled = true;
+    try {
+      info = /** @type {CoachInfo} */ (await api(`/api/matches/${encodeURIComponent(gameId)}/coach/answer`,
+        { json: { token: me.token, agree: yes } }));
+      said.textContent = yes ? "You agreed to the coach." : "You declined: the coach is off for everybody.";
+    } catch (e) {
+      said.textContent = /** @type {Error} */ (e).message;
+    } finally {
+      agree.disabled = decline.disabled = false;
+    }
+    show();
+  }
+  agree.onclick = () => answer(true);
+  decline.onclick = () => answer(false);
+  // While somebody is asked, the answer may come from another device.
+  const watch = setInterval(async () => {
+    if (!info.asked.length) { clearInterval(watch); return; }
+    try {
+      info = /** @type {CoachInfo} */ (await api(`/api/matches/${encodeURIComponent(gameId)}/coach`));
+    } catch (e) {
+      return; // tried again at the next tick
+    }
+    show();
+  }, 2000);
   /** @type {Hint | null} */
   let shown = null;
 
@@ -151,8 +204,7 @@ export async function coach() {
     return null;
   }
   function refresh() {
-    const me = mine();
-    button.hidden = !me;
+    show();
     if (shown && shown.ply !== st.drawnPly) {
       shown = null;
       list.replaceChildren();
