@@ -183,7 +183,8 @@ def test_the_new_game_form_turns_the_coach_on_between_people(
     server: LiveServer, module_browser: Any
 ) -> None:
     """The creator ticks "Coach for everybody": the game between two people is made with
-    the coach on, and his own page says the creator turned it on and offers a Hint."""
+    the coach offered, and his own page says the creator turned it on and that it waits
+    for the other person's agreement (no Hint until then)."""
     page = module_browser.new_page(viewport=DESKTOP)
     page.goto(server.url + "/")
     page.wait_for_selector("#f-seats .seat-row")
@@ -193,10 +194,12 @@ def test_the_new_game_form_turns_the_coach_on_between_people(
     page.wait_for_url("**/play/**")
     gid = page.url.split("/play/")[1].split("#")[0]
     coach = httpx.get(f"{server.url}/api/matches/{gid}/coach").json()
-    assert coach["enabled"] is True and "creator" in coach["why"]
+    assert coach["offered"] is True and coach["asked"] == [1] and "creator" in coach["why"]
     page.wait_for_selector("#coach-why")
-    assert "creator turned the coach on" in page.locator("#coach-why").inner_text()
-    page.wait_for_selector("#hint:not([hidden])")  # the creator moves first
+    why = page.locator("#coach-why").inner_text()
+    assert "creator turned the coach on" in why and "waiting for player 2" in why
+    _my_turn(page)  # the creator moves first, and still gets no Hint
+    assert page.locator("#hint").is_hidden()
     page.close()
 
 

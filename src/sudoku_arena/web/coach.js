@@ -146,6 +146,9 @@ export async function coach() {
   if (anchor && anchor.parentElement === side) anchor.after(section);
   else side.prepend(section);
 
+  // Off for good (not waiting for anybody's answer): no Hint to show, ever.
+  if (!info.enabled && !info.asked.length) { button.remove(); list.remove(); }
+
   /** The coach as the server says now: its words, the question, the Hint's place. */
   function show() {
     why.textContent = info.enabled ? `Hints are on: ${info.why}.` : `Hints are off: ${info.why}.`;
