@@ -83,9 +83,11 @@ _DECIDE = """() => {
   return out;
 }"""
 
-#: The width and height of every place of the board that plays now, in sight or not,
-#: and of the step's buttons.
-_TAPS = """() => Array.from(document.querySelectorAll('#board.my-turn .live, #actions button'))
+#: The width and height of every place of the board and of the panel that plays now
+#: (Cat Sudoku's dice, wild values and Wild Counter boxes), in sight or not, and of the
+#: step's buttons.
+_TAPS = """() => Array.from(document.querySelectorAll(
+    '#board.my-turn .live, #game-panel.my-turn .live, #actions button'))
   .filter((e) => e.getClientRects().length)
   .map((e) => { const r = e.getBoundingClientRect();
     return [e.getAttribute('aria-label') || e.textContent.trim(), r.width, r.height]; })
@@ -258,6 +260,12 @@ def test_a_phone_shows_what_a_player_decides_with_and_finger_sized_places(
         assert all(any(name == "hand" for name, _, _ in s) for s in screens), "no hand drawn"
     sizes = found["sizes"]
     assert sizes, "no place of the board was measured"
+    if game == "cat-sudoku":
+        # The panel's places were measured too: the Wild Counter's boxes (its step is
+        # reached above) and the dice.
+        labels = {label for label, _, _ in sizes}
+        assert any(label.startswith("make ") for label in labels), "no Wild Counter box measured"
+        assert any(label.startswith("die ") for label in labels), "no die measured"
     small = sorted({f"{label}: {w:.0f}x{h:.0f}" for label, w, h in sizes if min(w, h) < MIN_TAP})
     assert not small, f"places under {MIN_TAP} px to tap: {small[:6]}"
     assert not errors, errors

@@ -382,8 +382,10 @@ def _panel(view: JsonDict, x0: float, y0: float, legal: list[str]) -> tuple[list
     writing = any(_WRITE_RE.match(t) for t in legal)
     values = sorted({int(m.group(1)) for t in legal if (m := _WRITE_RE.match(t))})
     out.append('<g class="hand">')  # what this turn gives to write (the page keeps it in sight)
+    die_at: dict[int, tuple[float, float]] = {}
     for k, (d, w) in enumerate(zip(view["dice"], view["dice_wild"], strict=True)):
         x = x0 + k * (size + 10)
+        die_at.setdefault(d, (x, y))
         fill = "#fff3c4" if w else "#ffffff"
         label = f"{d}★" if w else str(d)
         extra = ""
@@ -396,7 +398,7 @@ def _panel(view: JsonDict, x0: float, y0: float, legal: list[str]) -> tuple[list
             + "</title></g>"
         )
     out.append("</g>")
-    y += size + 8
+    y += size + 6
     if writing:
         left = view["left"][view["legal_for"]]
         if left["wild"]:
@@ -408,16 +410,16 @@ def _panel(view: JsonDict, x0: float, y0: float, legal: list[str]) -> tuple[list
             for v in range(1, 7):
                 out.append(
                     _die(
-                        x0 + (v - 1) * 34,
+                        x0 + (v - 1) * 44,
                         y,
-                        28,
+                        40,
                         str(v),
                         "#fff3c4",
                         f' class="target" data-select="{v}" style="cursor:pointer"',
                     )
                     + f"<title>write {v} with a wild die</title></g>"
                 )
-            y += 34
+            y += 46
         out.append(
             f'<text x="{x0}" y="{y + 12}" font-size="12">to write: '
             + " ".join([str(v) for v in left["plain"]] + ["★"] * left["wild"])
@@ -425,23 +427,33 @@ def _panel(view: JsonDict, x0: float, y0: float, legal: list[str]) -> tuple[list
         )
         y += 20
     # Wild Counter.
-    y += 10
+    y += 6
     out.append(f'<text x="{x0}" y="{y + 12}" font-size="14" font-weight="bold">Wild Counter</text>')
     y += 20
-    box = 30
+    # Boxes a finger's size (40 px, the panel is drawn a unit a pixel): nine in a row do
+    # not fit a phone's 390 px, so each row's six values have a line of their own and
+    # the two rows' blank boxes share a third line.
+    box = 40
+    step = box + 2
     wild_legal = {}
     for t in legal:
         m = _WILD_RE.match(t)
         if m:
             wild_legal[(int(m.group(1)), bool(m.group(2)), int(m.group(3)))] = t
+    blanks_y = y + len(view["counter"]) * (box + 3)
     for r, row in enumerate(view["counter"]):
-        yy = y + r * (box + 4)
-        out.append(f'<text x="{x0}" y="{yy + 20}" font-size="13">{row["label"]}</text>')
+        yy = y + r * (box + 3)
+        out.append(f'<text x="{x0}" y="{yy + 25}" font-size="13">{row["label"]}</text>')
+        # This row's blanks, on the blanks' line, labelled with the row again.
+        blank_x = x0 + r * (28 + 3 * step + 8)
+        out.append(f'<text x="{blank_x}" y="{blanks_y + 25}" font-size="13">{row["label"]}</text>')
         first_blank = next(
             (k for k, b in enumerate(row["boxes"]) if b["value"] is None and not b["used"]), None
         )
         for k, b in enumerate(row["boxes"]):
-            bx = x0 + 28 + k * (box + 2) + (8 if k >= 6 else 0)
+            bx, by = (
+                (x0 + 28 + k * step, yy) if k < 6 else (blank_x + 28 + (k - 6) * step, blanks_y)
+            )
             fill = "#fff3c4" if b["this_turn"] else ("#ddd" if b["used"] else "#fff")
             attrs = ""
             title = f"{row['label']} box " + (str(b["value"]) if b["value"] else "blank")
@@ -457,32 +469,34 @@ def _panel(view: JsonDict, x0: float, y0: float, legal: list[str]) -> tuple[list
                 attrs = f' class="target" data-select="blank {r + 1}+" style="cursor:pointer"'
                 title = "write a rolled value into this blank box"
             out.append(
-                f'<rect x="{bx}" y="{yy}" width="{box}" height="{box}" fill="{fill}" '
+                f'<rect x="{bx}" y="{by}" width="{box}" height="{box}" fill="{fill}" '
                 f'stroke="#333"{attrs}><title>{escape(title)}</title></rect>'
             )
             label = str(b["value"] or b["written"] or "")
             if label:
                 out.append(
-                    f'<text x="{bx + box / 2}" y="{yy + 20}" text-anchor="middle" '
+                    f'<text x="{bx + box / 2}" y="{by + 25}" text-anchor="middle" '
                     f'font-size="14">{label}</text>'
                 )
             if b["used"]:
                 out.append(
-                    f'<path d="M{bx + 4} {yy + 4} L{bx + box - 4} {yy + box - 4}" '
+                    f'<path d="M{bx + 4} {by + 4} L{bx + box - 4} {by + box - 4}" '
                     f'stroke="{_RED}" stroke-width="2"/>'
                 )
-    y += 2 * (box + 4) + 4
-    # Blank-box values, shown once the blank box of a row is selected.
+    y = blanks_y + box + 8
+    # The values a selected blank box can take are rolled values: the dice showing them
+    # are marked to be tapped (a die, not a line of its own, keeps the counter's lines
+    # on a phone's first screen).
     for (rr, blank, v), t in sorted(wild_legal.items()):
-        if blank:
-            bx = x0 + 28 + (v - 1) * (box + 2)
+        if blank and v in die_at:
+            dx, dy = die_at[v]
             out.append(
                 f'<g class="target" data-action="{t}" data-from="blank {rr}+" '
-                f'style="cursor:pointer"><rect x="{bx}" y="{y}" width="{box}" height="{box}" '
-                f'fill="#fff3c4" stroke="{_WILD}"/><text x="{bx + box / 2}" y="{y + 20}" '
-                f'text-anchor="middle" font-size="14">{v}</text><title>{t}</title></g>'
+                f'style="cursor:pointer"><rect x="{dx}" y="{dy}" width="{size}" height="{size}" '
+                f'rx="6" fill="#fff3c4" stroke="{_WILD}" stroke-width="3"/><text '
+                f'x="{dx + size / 2}" y="{dy + size * 0.68}" text-anchor="middle" '
+                f'font-size="{size * 0.55}" font-weight="bold">{v}</text><title>{t}</title></g>'
             )
-    y += box + 10
     # Scores with their explanation.
     out.append(f'<text x="{x0}" y="{y + 12}" font-size="14" font-weight="bold">Scores</text>')
     y += 18
