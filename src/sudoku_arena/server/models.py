@@ -145,7 +145,8 @@ class CreateMatchRequest(_Strict):
     coach: bool | None = Field(
         default=None,
         description="hints from the search during the game (default: on against bots, "
-        "off between people); stated to everybody who opens the game",
+        "off between people; turned on between people, it waits for every other "
+        "person's agreement); stated to everybody who opens the game",
     )
     # Documented as matching no value (any seed makes the request not match), and read
     # only to answer seed_refused, which says why online chance cannot be chosen.
