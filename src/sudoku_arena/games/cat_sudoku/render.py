@@ -313,7 +313,7 @@ def render_svg(view: JsonDict) -> str:
     Writing takes two clicks: a value (a die, or a value of the palette when wild dice
     are left; ``data-select``, in the panel) and then a square (``data-action="5 r3c4"``
     with ``data-from="5"``). The wild is chosen by clicking a Wild Counter box (a blank
-    box first selects its row, then a value).
+    box first selects its row, then a value, drawn over the die that shows it).
     """
     sheet = view["sheet"]
     rows, cols = sheet["rows"], sheet["cols"]
