@@ -312,3 +312,25 @@ def test_a_finished_game_against_a_bot_gets_its_mistakes_with_better_moves(
         for m in body["mistakes"]:
             assert m["before"] - m["after"] >= 0.1 - 1e-9
             assert row.actions[m["ply"] - 1][2] == m["action"] != m["better"]
+
+
+def test_coach_answers_are_stored_on_sqlite_and_postgresql(db_url: str) -> None:
+    """Migration 0007's columns on both databases: agreements add up, the first refusal
+    is the one kept, and a row from before the answers reads as nobody answered."""
+    from sudoku_arena.server.coach import CoachStore
+    from sudoku_arena.server.storage import Storage
+
+    st = Storage(db_url)
+    try:
+        store = CoachStore(st)
+        store.set_enabled("g1", True)
+        assert store.load_row("g1").agreed == set() and store.load_row("g1").declined is None
+        store.answer("g1", 1, True)
+        store.answer("g1", 2, True)
+        assert store.load_row("g1").agreed == {1, 2}
+        store.answer("g1", 3, False)
+        store.answer("g1", 2, False)
+        row = store.load_row("g1")
+        assert row.enabled is True and row.declined == 3 and row.agreed == {1, 2}
+    finally:
+        st.close()

@@ -120,7 +120,11 @@ class CoachStore:
                     .values(declined=seat)
                 )
                 return
-            row = conn.execute(select(t.c.agreed).where(t.c.game_id == game_id)).first()
+            # FOR UPDATE (PostgreSQL; SQLite writes one at a time anyway): two people
+            # agreeing at once each add their seat, neither overwrites the other's.
+            row = conn.execute(
+                select(t.c.agreed).where(t.c.game_id == game_id).with_for_update()
+            ).first()
             agreed = set(json.loads(row.agreed if row is not None else "[]")) | {seat}
             conn.execute(
                 update(t).where(t.c.game_id == game_id).values(agreed=json.dumps(sorted(agreed)))
