@@ -20,8 +20,8 @@ from pathlib import Path
 from sudoku_arena.server.arena import Arena, SeatSpec
 from sudoku_arena.server.bots import BotRunner
 from sudoku_arena.server.clock import TimeControl
+from sudoku_arena.server.db.engine import Storage
 from sudoku_arena.server.live import LiveGame
-from sudoku_arena.server.storage import Storage
 
 
 async def _moves(arena: Arena, games: int, timed: bool, rng: random.Random) -> tuple[int, float]:
@@ -67,7 +67,7 @@ async def main(games: int, rounds: int, stored: int) -> None:
         arena.abandon_after = 3600.0
         start = time.perf_counter()
         for _ in range(10):
-            arena._last_idle_sweep = 0.0  # sweep for abandoned games every time
+            arena.endings.last_idle_sweep = 0.0  # sweep for abandoned games every time
             await arena.sweep_timeouts()
         sweep = (time.perf_counter() - start) / 10
         per_move = 1 / base

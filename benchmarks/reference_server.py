@@ -23,7 +23,9 @@ from typing import Any
 import uvicorn
 from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 
-from sudoku_arena.server.storage import AppendActions, CreateGame, GameRow, SeatRow, Storage
+from sudoku_arena.server.db.engine import Storage
+from sudoku_arena.server.db.games import AppendActions, CreateGame, GameRow
+from sudoku_arena.server.db.seats import SeatRow
 
 PLIES = 40
 

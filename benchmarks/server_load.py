@@ -5,8 +5,11 @@ SQLite, WAL with synchronous=FULL, before it is acknowledged), runs
 ``scripts/loadtest.py --serve`` against ``sudoku-arena serve`` and against the bare
 reference server (``benchmarks/reference_server.py``: the same WebSocket endpoint and
 group commit, no engine), and prints moves/s, p50/p90/p99 latency and the ratios.
+``--accounts`` adds a third server in each round: the real server with its rate limits
+on, played by signed-in accounts (``loadtest.py --accounts``), with its own ratios.
 
     python benchmarks/server_load.py                 # about 3 minutes
+    python benchmarks/server_load.py --accounts      # guests, accounts, reference
     python benchmarks/server_load.py --duration 30 --clients 100,500,1000
 """
 
@@ -23,11 +26,13 @@ from typing import Any
 LOADTEST = Path(__file__).resolve().parent.parent / "scripts" / "loadtest.py"
 
 
-def measure(clients: int, duration: float, reference: bool, extra: list[str]) -> dict[str, Any]:
+#: The servers a round measures: name -> loadtest.py's options.
+SERVERS = {"arena": [], "accounts": ["--accounts"], "reference": ["--reference"]}
+
+
+def measure(clients: int, duration: float, server: str, extra: list[str]) -> dict[str, Any]:
     cmd = [sys.executable, str(LOADTEST), "--serve", "--clients", str(clients)]
-    cmd += ["--duration", str(duration), "--json", *extra]
-    if reference:
-        cmd.append("--reference")
+    cmd += ["--duration", str(duration), "--json", *extra, *SERVERS[server]]
     out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
     figures: dict[str, Any] = json.loads(out.strip().splitlines()[-1])
     return figures
@@ -44,33 +49,51 @@ def main() -> None:
         default=1,
         help="runs per server, alternating (the tail is noisy here: compare medians)",
     )
+    ap.add_argument(
+        "--accounts",
+        action="store_true",
+        help="also the server with rate limits on, played by signed-in accounts",
+    )
     args = ap.parse_args()
+    servers = ["arena", "accounts", "reference"] if args.accounts else ["arena", "reference"]
+    compared = servers[:-1]
     extra = ["--think", str(args.think)]
     print(
         f"{'clients':>7} {'server':>9} {'moves/s':>9} {'p50 ms':>7} {'p90 ms':>7} "
-        f"{'p99 ms':>7} {'errors':>6}"
+        f"{'p99 ms':>7} {'errors':>6} {'cores':>6} {'CPU ms/move':>11}"
     )
     for clients in (int(c) for c in args.clients.split(",")):
-        ratios: list[tuple[float, float]] = []
+        ratios: dict[str, list[tuple[float, float, float]]] = {name: [] for name in compared}
         for _ in range(args.repeat):
             rows = {}
-            for reference in (False, True):
-                f = measure(clients, args.duration, reference, extra)
-                rows[reference] = f
-                name = "reference" if reference else "arena"
+            for name in servers:
+                f = measure(clients, args.duration, name, extra)
+                rows[name] = f
                 print(
                     f"{clients:>7} {name:>9} {f['moves_per_s']:>9.1f} {f['p50_ms']:>7.1f} "
-                    f"{f['p90_ms']:>7.1f} {f['p99_ms']:>7.1f} {f['errors']:>6}",
+                    f"{f['p90_ms']:>7.1f} {f['p99_ms']:>7.1f} {f['errors']:>6} "
+                    f"{f['server_cores']:>6.2f} {f['server_cpu_ms_per_move']:>11.3f}",
                     flush=True,
                 )
-            arena, ref = rows[False], rows[True]
-            ratio = (arena["moves_per_s"] / ref["moves_per_s"], arena["p99_ms"] / ref["p99_ms"])
-            ratios.append(ratio)
-            print(f"{clients:>7} {'ratio':>9} {ratio[0]:>9.2f} {'':>7} {'':>7} {ratio[1]:>7.2f}")
+            ref = rows["reference"]
+            for name in compared:
+                f = rows[name]
+                cpu = f["server_cpu_ms_per_move"] / ref["server_cpu_ms_per_move"]
+                ratio = (f["moves_per_s"] / ref["moves_per_s"], f["p99_ms"] / ref["p99_ms"], cpu)
+                ratios[name].append(ratio)
+                label = "ratio" if len(compared) == 1 else f"{name[:3]}/ref"
+                print(
+                    f"{clients:>7} {label:>9} {ratio[0]:>9.2f} {'':>7} {'':>7} {ratio[1]:>7.2f} "
+                    f"{'':>6} {'':>6} {cpu:>11.2f}"
+                )
         if args.repeat > 1:
-            moves = statistics.median(r[0] for r in ratios)
-            tail = statistics.median(r[1] for r in ratios)
-            print(f"{clients:>7} {'median':>9} {moves:>9.2f} {'':>7} {'':>7} {tail:>7.2f}")
+            for name in compared:
+                moves, tail, cpu = (statistics.median(r[i] for r in ratios[name]) for i in range(3))
+                label = "median" if len(compared) == 1 else f"med {name[:3]}"
+                print(
+                    f"{clients:>7} {label:>9} {moves:>9.2f} {'':>7} {'':>7} {tail:>7.2f} "
+                    f"{'':>6} {'':>6} {cpu:>11.2f}"
+                )
 
 
 if __name__ == "__main__":

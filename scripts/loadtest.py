@@ -9,12 +9,17 @@ a move is the time from sending it to receiving the server's acknowledgement, wh
 server sends only after the move is committed to storage.
 
     python scripts/loadtest.py --serve --clients 500 --duration 20
+    python scripts/loadtest.py --serve --clients 500 --duration 20 --accounts
     python scripts/loadtest.py --url http://127.0.0.1:8000 --clients 100
 
 ``--serve`` starts ``sudoku-arena serve`` on a fresh SQLite file (every move durably
 committed: WAL with synchronous=FULL) and stops it afterwards. Clients run in
-``--procs`` processes. Prints moves/s, p50/p90/p99/max acknowledgement latency and
-errors; ``--json`` prints the figures as JSON as well.
+``--procs`` processes. They play as guests (seat tokens alone) unless ``--accounts``:
+then every client signs up first and plays signed in (session cookie on every request
+and WebSocket, CSRF token on changes, the invited player claims its seat), against a
+server with its rate limits on (``--limits``: raised so one address's crowd passes).
+Prints moves/s, p50/p90/p99/max acknowledgement latency and errors; ``--json`` prints
+the figures as JSON as well.
 """
 
 from __future__ import annotations
@@ -56,11 +61,17 @@ class _Http:
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
         self.lock = asyncio.Lock()
+        self.cookies: dict[str, str] = {}
 
-    async def post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    async def post(
+        self, path: str, body: dict[str, Any], signed: Signed | None = None
+    ) -> dict[str, Any]:
+        """POST ``body`` as JSON; ``signed``: as that account (its session cookie and
+        CSRF token). The answer's JSON; the cookies it sets land in ``self.cookies``."""
         data = json.dumps(body).encode()
+        extra = "" if signed is None else signed.headers()
         request = (
-            f"POST {path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\n"
+            f"POST {path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\n{extra}"
             f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\n\r\n"
         ).encode() + data
         async with self.lock:
@@ -83,6 +94,10 @@ class _Http:
                     if k.strip().lower() == "content-length"
                 )
                 payload = await self.reader.readexactly(length)
+                for k, _, v in (x.partition(":") for x in lines[1:]):
+                    if k.strip().lower() == "set-cookie":
+                        name, _, value = v.strip().partition(";")[0].partition("=")
+                        self.cookies[name] = value
                 if status >= 400:
                     raise RuntimeError(f"HTTP {status}: {payload[:200]!r}")
                 result: dict[str, Any] = json.loads(payload)
@@ -94,9 +109,34 @@ class _Http:
             self.writer.close()
 
 
-async def _create(http: _Http, game: str) -> dict[str, Any]:
+class Signed:
+    """A signed-in account, as a browser keeps it: the session cookie (sent on every
+    request and on the WebSocket's handshake), the CSRF token (sent on every change)
+    and the device token (sent when claiming a seat and in the socket's hello)."""
+
+    def __init__(self, session: str, csrf: str) -> None:
+        self.session, self.csrf = session, csrf
+        self.device = base64.urlsafe_b64encode(os.urandom(18)).decode()
+
+    def cookie(self) -> str:
+        return f"Cookie: session={self.session}; csrf={self.csrf}\r\n"
+
+    def headers(self) -> str:
+        return f"{self.cookie()}X-CSRF-Token: {self.csrf}\r\n"
+
+
+async def _sign_up(http: _Http, name: str) -> Signed:
+    """A new account, signed in (``POST /api/account/signup``)."""
+    info = await http.post("/api/account/signup", {"name": name, "password": _PASSWORD})
+    return Signed(http.cookies.pop("session"), str(info["csrf"]))
+
+
+_PASSWORD = "load-test-password-1"
+
+
+async def _create(http: _Http, game: str, signed: Signed | None = None) -> dict[str, Any]:
     body = {"game": game, "seats": [{"kind": "human"}, {"kind": "human"}], "mode": "invite"}
-    return await http.post("/api/matches", body)
+    return await http.post("/api/matches", body, signed)
 
 
 class Stats:
@@ -137,8 +177,10 @@ class _Seat(asyncio.Protocol):
         think: float,
         host: str,
         path: str,
+        signed: Signed | None = None,
     ) -> None:
         self.token, self.rng, self.stats, self.boards = token, rng, stats, boards
+        self.signed = signed
         self.think = think
         self.host, self.path = host, path
         self.done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
@@ -159,6 +201,7 @@ class _Seat(asyncio.Protocol):
         self.transport.write(
             (
                 f"GET {self.path} HTTP/1.1\r\nHost: {self.host}\r\nUpgrade: websocket\r\n"
+                f"{'' if self.signed is None else self.signed.cookie()}"
                 f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
                 "Sec-WebSocket-Version: 13\r\n\r\n"
             ).encode()
@@ -196,7 +239,9 @@ class _Seat(asyncio.Protocol):
                 self.close()
                 return
             self.upgraded = True
-            hello = {"type": "hello", "tokens": [self.token], "svg": self.boards}
+            hello: dict[str, Any] = {"type": "hello", "tokens": [self.token], "svg": self.boards}
+            if self.signed is not None:
+                hello["device"] = self.signed.device
             self.send_text(json.dumps(hello))
         buf = self.buf
         while len(buf) >= 2:
@@ -295,13 +340,14 @@ async def _seat_loop(
     stop: asyncio.Event,
     boards: bool,
     think: float,
+    signed: Signed | None,
 ) -> None:
     """Play one seat until the game ends or the test stops."""
     parts = urllib.parse.urlsplit(url)
     host, port = parts.hostname or "127.0.0.1", parts.port or 80
     loop = asyncio.get_running_loop()
     _, seat = await loop.create_connection(
-        lambda: _Seat(token, rng, stats, boards, think, f"{host}:{port}", f"/ws/{game_id}"),
+        lambda: _Seat(token, rng, stats, boards, think, f"{host}:{port}", f"/ws/{game_id}", signed),
         host,
         port,
     )
@@ -325,13 +371,25 @@ async def _pair(
     http: _Http,
     boards: bool,
     think: float,
+    accounts: list[Signed] | None,
 ) -> None:
+    """Play games, one after another. ``accounts``: the two players are signed in as
+    these; the first creates the game (its seat links to its account), the second
+    claims the other seat's invite link for its account, as a browser opening it does."""
+    signed: list[Signed | None] = [None, None] if accounts is None else list(accounts)
     while not stop.is_set():
         try:
-            made = await _create(http, game)
+            made = await _create(http, game, signed[0])
             tokens = [s["token"] for s in made["seats"]]
+            guest = signed[1]
+            if guest is not None:
+                claim = {"token": tokens[1], "device": guest.device}
+                await http.post(f"/api/matches/{made['id']}/claim", claim, guest)
             await asyncio.gather(
-                *(_seat_loop(url, made["id"], t, rng, stats, stop, boards, think) for t in tokens)
+                *(
+                    _seat_loop(url, made["id"], t, rng, stats, stop, boards, think, s)
+                    for t, s in zip(tokens, signed, strict=True)
+                )
             )
             stats.games += 1
         except Exception as exc:
@@ -348,27 +406,46 @@ async def _run_clients(
     seed: int,
     boards: bool,
     think: float,
+    accounts: bool,
+    marks: Any = None,
 ) -> dict[str, Any]:
     stats = Stats()
     stop = asyncio.Event()
-    https = [_Http(u) for u in urls]
+    # A kept-alive connection per pair, as each person's browser has its own: one shared
+    # by all the pairs of a process made every new game wait for the others' requests,
+    # so a game that needs two (create, then claim) was started later for that alone.
+    https = [_Http(urls[i % len(urls)]) for i in range(pairs)]
     try:
+        signed: list[list[Signed] | None] = [None] * pairs
+        tag = os.urandom(2).hex()  # names new on a server that has seen earlier runs
+        if accounts:  # every player signs up before any game (a password hash is slow)
+            hashing = asyncio.Semaphore(4)  # a few at a time: the server hashes each
+
+            async def sign_up_pair(i: int) -> None:
+                async with hashing:
+                    names = [f"L{tag}{seed % 1000}_{i}{side}" for side in "ab"]
+                    signed[i] = [await _sign_up(https[i], name) for name in names]
+
+            await asyncio.gather(*(sign_up_pair(i) for i in range(pairs)))
         tasks = []
         for i in range(pairs):
             rng = random.Random(seed * 100_003 + i)
             # Each game lives on one server process (as behind a proxy routing by game).
             k = i % len(urls)
-            tasks.append(
-                asyncio.create_task(_pair(urls[k], game, rng, stats, stop, https[k], boards, think))
-            )
+            play = _pair(urls[k], game, rng, stats, stop, https[i], boards, think, signed[i])
+            tasks.append(asyncio.create_task(play))
             if i % 25 == 24:
                 await asyncio.sleep(0.05)  # do not open every connection in one burst
         await asyncio.sleep(warmup)
         stats.measuring = True
+        if marks is not None:
+            marks.put("start")
         t0 = time.perf_counter()
         await asyncio.sleep(duration)
         stats.measuring = False
         elapsed = time.perf_counter() - t0
+        if marks is not None:
+            marks.put("stop")
         stop.set()
         for t in tasks:
             t.cancel()
@@ -386,13 +463,28 @@ async def _run_clients(
     }
 
 
-def _worker(args: tuple[list[str], str, int, float, float, int, bool, float], out: Any) -> None:
+def _worker(
+    args: tuple[list[str], str, int, float, float, int, bool, float, bool],
+    out: Any,
+    marks: Any = None,
+) -> None:
     try:
         import uvloop  # the clients' own overhead, kept low
 
-        out.put(uvloop.run(_run_clients(*args)))
+        out.put(uvloop.run(_run_clients(*args, marks)))
     except ImportError:
-        out.put(asyncio.run(_run_clients(*args)))
+        out.put(asyncio.run(_run_clients(*args, marks)))
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User and system CPU seconds the process ``pid`` has used (Linux's /proc; 0 where
+    there is none): what a server spends per move, whatever else shares the cores."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _percentile(sorted_values: list[float], q: float) -> float:
@@ -407,15 +499,29 @@ REFERENCE = os.path.join(
 )
 
 
+#: ``--limits``: the rate limits stay on, raised so that one address's crowd of players
+#: (every simulated player connects from this machine) passes: the limiter is consulted
+#: on every sign-up, game creation and WebSocket connection, and refuses none.
+LOAD_LIMITS = {"signup": "5000/hour", "create": "30000/minute", "socket": "60000/minute"}
+
+
 def _start_server(
-    port: int, db_dir: str, redis_url: str | None, reference: bool = False
+    port: int, db_dir: str, redis_url: str | None, reference: bool = False, limits: bool = False
 ) -> subprocess.Popen[bytes]:
     exe = shutil.which("sudoku-arena") or os.path.join(
         os.path.dirname(sys.executable), "sudoku-arena"
     )
     db = f"sqlite:///{db_dir}/load.sqlite3"
     cmd = [exe, "serve", "--port", str(port), "--database-url", db]
-    cmd += ["--bot-workers", "0", "--log-level", "warning"]
+    # One bot worker process, as a served site has (the default is one per CPU): with none,
+    # bots and the post-game analysis of every finished game think in threads of the
+    # server process and take the event loop's time (331 against 486 moves/s at 100
+    # clients on a quiet machine, p99 142 against 12 ms).
+    cmd += ["--bot-workers", "1", "--log-level", "warning"]
+    if limits:
+        cmd += [f"--limit={rule}={value}" for rule, value in LOAD_LIMITS.items()]
+    else:  # every simulated player connects from this machine: the limits are off
+        cmd.append("--no-rate-limits")
     if reference:  # the bare server: same I/O and group commit, no engine
         cmd = [sys.executable, REFERENCE, "--port", str(port), "--database-url", db]
     if redis_url:
@@ -455,6 +561,19 @@ def main() -> None:
         help="with --serve: start the bare reference server (benchmarks/reference_server.py) "
         "instead of sudoku-arena serve",
     )
+    ap.add_argument(
+        "--accounts",
+        action="store_true",
+        help="every client is a signed-in account (signs up first, then sends its session "
+        "cookie on the WebSocket and on its HTTP calls, with the CSRF token on changes; "
+        "the second player of a game claims its seat); implies --limits",
+    )
+    ap.add_argument(
+        "--limits",
+        action="store_true",
+        help="with --serve: rate limits on, at values one address's crowd passes "
+        f"({', '.join(f'{k}={v}' for k, v in LOAD_LIMITS.items())}); default: off",
+    )
     ap.add_argument("--clients", type=int, default=100, help="WebSocket clients (even)")
     ap.add_argument("--procs", type=int, default=2, help="client processes")
     ap.add_argument("--game", default="tic-tac-sudoku", help="game id")
@@ -478,6 +597,8 @@ def main() -> None:
     args = ap.parse_args()
     if args.clients < 2 or args.duration <= 0 or args.duration > 3600:
         ap.error("--clients must be at least 2 and --duration in (0, 3600]")
+    if args.accounts and args.reference:
+        ap.error("--accounts needs the real server (the reference has no accounts)")
     if args.servers > 1 and not args.redis_url:
         ap.error("--servers above 1 needs --redis-url")
     servers: list[subprocess.Popen[bytes]] = []
@@ -488,13 +609,17 @@ def main() -> None:
         urls = []
         for _ in range(args.servers):
             port = _free_port()
-            servers.append(_start_server(port, tmp, args.redis_url, args.reference))
+            limits = (args.limits or args.accounts) and not args.reference
+            servers.append(_start_server(port, tmp, args.redis_url, args.reference, limits))
             urls.append(f"http://127.0.0.1:{port}")
     try:
         pairs = args.clients // 2
         procs = max(1, min(args.procs, pairs))
         ctx = multiprocessing.get_context("spawn")
         out = ctx.Queue()
+        # The client processes say when their measured window opens and closes; the
+        # servers' CPU time is read at the first of each (see _cpu_seconds).
+        marks = ctx.Queue()
         workers = []
         for k in range(procs):
             share = pairs // procs + (1 if k < pairs % procs else 0)
@@ -507,11 +632,19 @@ def main() -> None:
                 args.seed * 31 + k,
                 args.boards,
                 args.think / 1000,
+                args.accounts,
             )
-            p = ctx.Process(target=_worker, args=(a, out))
+            p = ctx.Process(target=_worker, args=(a, out, marks))
             p.start()
             workers.append(p)
-        results = [out.get(timeout=args.warmup + args.duration + 120) for _ in workers]
+        signing_up = 0.5 * args.clients if args.accounts else 0.0  # hashes on a busy machine
+        wait = signing_up + args.warmup + args.duration + 120
+        marks.get(timeout=wait)
+        cpu_start = sum(_cpu_seconds(s.pid) for s in servers)
+        while marks.get(timeout=wait) != "stop":
+            pass
+        cpu_used = sum(_cpu_seconds(s.pid) for s in servers) - cpu_start
+        results = [out.get(timeout=wait) for _ in workers]
         for p in workers:
             p.join(timeout=30)
     finally:
@@ -532,6 +665,8 @@ def main() -> None:
         "clients": pairs * 2,
         "servers": len(urls),
         "reference": args.reference,
+        "accounts": args.accounts,
+        "limits": (args.limits or args.accounts) and not args.reference,
         "game": args.game,
         "boards": args.boards,
         "think_ms": args.think,
@@ -544,15 +679,26 @@ def main() -> None:
         "max_ms": round((lat[-1] if lat else float("nan")) * 1000, 2),
         "errors": errors,
         "games_finished": sum(r["games"] for r in results),
+        # The server processes' own CPU (not their bot or analysis workers') in the window:
+        # cores busy, and milliseconds per acknowledged move (comparable on a busy machine).
+        "server_cores": round(cpu_used / elapsed, 2) if servers else None,
+        "server_cpu_ms_per_move": round(cpu_used * 1000 / moves, 3) if servers and moves else None,
         "load_average": os.getloadavg()[0],
     }
     print(
-        f"{figures['clients']} clients, {figures['game']}"
+        f"{figures['clients']} {'signed-in ' if figures['accounts'] else ''}clients, "
+        f"{figures['game']}"
         f"{' with SVG boards' if args.boards else ''}, think {args.think:g} ms, "
         f"{figures['duration_s']} s: "
         f"{figures['moves_per_s']} moves/s; ack latency p50 {figures['p50_ms']} ms, "
         f"p90 {figures['p90_ms']} ms, p99 {figures['p99_ms']} ms, max {figures['max_ms']} ms; "
         f"errors {errors}; games finished {figures['games_finished']}"
+        + (
+            f"; server CPU {figures['server_cores']} cores, "
+            f"{figures['server_cpu_ms_per_move']} ms per move"
+            if servers
+            else ""
+        )
     )
     samples = [s for r in results for s in r["error_samples"]][:MAX_ERRORS_SHOWN]
     for s in samples:

@@ -43,6 +43,6 @@ if [ "${SUDOKU_ARENA_PURE:-}" != "1" ] && command -v cc >/dev/null 2>&1 \
   echo "the install did not compile although a C compiler is present; see pip install -v -e ." >&2
   exit 1
 fi
-.venv/bin/python -m pytest -n 2 -rs --durations=10 "$@"
+.venv/bin/python -m pytest -n 2 --dist loadgroup -rs --durations=10 "$@"
 echo "Pure path: $(SUDOKU_ARENA_PURE=1 .venv/bin/sudoku-arena version)"
-SUDOKU_ARENA_PURE=1 .venv/bin/python -m pytest -n 2 -rs --durations=10 "$@"
+SUDOKU_ARENA_PURE=1 .venv/bin/python -m pytest -n 2 --dist loadgroup -rs --durations=10 "$@"

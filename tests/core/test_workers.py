@@ -15,7 +15,7 @@ import pytest
 
 from procs import HAS_PROC, alive, children
 from sudoku_arena.core.errors import WorkerDiedError
-from sudoku_arena.core.workers import unordered
+from sudoku_arena.core.workers import spawn_pool, unordered
 
 # A parent that starts a pool of two workers, makes both run, says so and waits.
 PARENT = """
@@ -88,3 +88,15 @@ def test_a_worker_that_dies_ends_the_batch_with_a_clear_error() -> None:
     with pytest.raises(WorkerDiedError, match="worker process died"):
         list(unordered(_die, [3], workers=2))
     assert multiprocessing.active_children() == []
+
+
+def _niceness() -> int:
+    return os.nice(0)
+
+
+def test_background_pool_workers_run_at_a_lower_priority_than_their_parent() -> None:
+    # As the server's analysis pool: its workers yield the cores to serving and bots.
+    here = os.nice(0)
+    with spawn_pool(1, niceness=7) as low, spawn_pool(1) as normal:
+        assert low.submit(_niceness).result(timeout=60) == min(19, here + 7)
+        assert normal.submit(_niceness).result(timeout=60) == here

@@ -204,3 +204,29 @@ def create(
     assert resp.status_code == 201, resp.text
     made: dict[str, Any] = resp.json()
     return made
+
+
+def two_person_row(gid: str, actions: list[tuple[int, int | None, str]] | None = None) -> Any:
+    """A stored Tic-Tac-Sudoku game between two people "a" and "b" (a ``GameRow``), for
+    tests that write games straight into a database."""
+    from sudoku_arena.server.db.games import GameRow
+    from sudoku_arena.server.db.seats import SeatRow
+
+    now = time.time()
+    return GameRow(
+        id=gid,
+        game="tic-tac-sudoku",
+        game_version="1",
+        params={"players": 2},
+        seed=1,
+        players=["a", "b"],
+        mode="invite",
+        status="active",
+        outcome=None,
+        rematch=None,
+        rematch_of=None,
+        created=now,
+        updated=now,
+        seats=[SeatRow(0, "human", None, "a", None), SeatRow(1, "human", None, "b", None)],
+        actions=actions or [],
+    )

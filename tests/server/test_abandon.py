@@ -17,7 +17,8 @@ from sudoku_arena.core.record import Record
 from sudoku_arena.core.verify import verify_record
 from sudoku_arena.server.arena import Arena, SeatSpec, duration_words
 from sudoku_arena.server.bots import BotRunner
-from sudoku_arena.server.storage import Storage
+from sudoku_arena.server.db.engine import Storage
+from sudoku_arena.server.db.games import idle_games, load_game
 
 IDLE = 0.4  # seconds without a move that count as abandoned here
 
@@ -45,7 +46,7 @@ def test_a_game_without_moves_ends_as_abandoned_and_a_moving_one_goes_on(db_url:
         out = idle.outcome
         assert out is not None and out["code"] == "abandoned" and out["winners"] == []
         assert out["reason"].startswith("abandoned: no move for") and "Bob to move" in out["reason"]
-        row = arena.storage.load_game(idle.id)
+        row = load_game(arena.storage.engine, idle.id)
         assert row is not None and row.status == "finished" and row.outcome == out
         verify_record(Record.from_json(idle.record_json()))
         await arena.stop()
@@ -60,10 +61,10 @@ def test_a_move_stored_after_the_sweeper_looked_keeps_the_game_going(sqlite_url:
         lg, _ = await arena.create("tic-tac-sudoku", {}, [SeatSpec("human")] * 2)
         await asyncio.sleep(IDLE + 0.1)
         cutoff = time.time() - IDLE
-        assert arena.storage.idle_games(cutoff) == [lg.id]  # the sweeper sees it idle...
+        assert idle_games(arena.storage.engine, cutoff) == [lg.id]  # the sweeper sees it idle...
         await arena.act(lg, 0, 0, lg.view(0)["legal"][0])  # ...then a move comes
         assert not await arena.end_by_server(lg.id, time.time(), idle_before=cutoff)
-        assert not lg.over and arena.storage.load_game(lg.id).status == "active"  # type: ignore[union-attr]
+        assert not lg.over and load_game(arena.storage.engine, lg.id).status == "active"  # type: ignore[union-attr]
         await arena.stop()
 
     asyncio.run(run())

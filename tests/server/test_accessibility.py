@@ -90,6 +90,10 @@ def test_home_and_new_game_form(server: LiveServer, browser: Any) -> None:
         assert _audit(browser, f"{server.url}/?game={game}#new-game", "#f-seats .seat-row") == []
 
 
+def test_account_page(server: LiveServer, browser: Any) -> None:
+    assert _audit(browser, server.url + "/account", "#signin-form") == []
+
+
 @pytest.mark.parametrize("game", list(GAMES))
 def test_play_replay_and_rules_pages(
     server: LiveServer, browser: Any, finished: dict[str, str], game: str

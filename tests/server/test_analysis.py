@@ -18,8 +18,9 @@ from services import chromium, require_postgres
 from sudoku_arena.ai.analysis import position_values
 from sudoku_arena.server import ServerConfig
 from sudoku_arena.server.analysis_store import DONE, PENDING, AnalysisStore
+from sudoku_arena.server.db.engine import Storage
+from sudoku_arena.server.db.games import load_game
 from sudoku_arena.server.live import LiveGame
-from sudoku_arena.server.storage import Storage
 
 #: Simulations per position in these tests: the method, not its strength, is tested.
 SIMS = 2
@@ -72,7 +73,7 @@ def test_every_game_is_analysed_from_its_revealed_record(sqlite_url: str) -> Non
         for game, gid in ids.items():
             wait_finished(server, gid)
             body = wait_done(server, gid)
-            row = server.arena.storage.load_game(gid)
+            row = load_game(server.arena.storage.engine, gid)
             lg = LiveGame(row)
             n = lg.game.num_players
             assert body["plies"] == len(row.actions) > 0, game
@@ -101,7 +102,7 @@ def test_every_game_is_analysed_from_its_revealed_record(sqlite_url: str) -> Non
                 )
                 assert abs(s["deltas"][s["seat"]]) >= 0.1
         assert server.arena.analysis.positions == sum(
-            len(server.arena.storage.load_game(g).actions) + 1 for g in ids.values()
+            len(load_game(server.arena.storage.engine, g).actions) + 1 for g in ids.values()
         )
 
 
@@ -131,6 +132,17 @@ def gate() -> Iterator[threading.Event]:
         yield event
     finally:
         event.set()
+
+
+def test_a_server_without_analysis_says_so_as_a_status(sqlite_url: str) -> None:
+    # Not an error: the pages would log a failed request for every finished game.
+    cfg = ServerConfig(database_url=sqlite_url, bot_workers=0, bot_delay=0.0, analysis=False)
+    with LiveServer(cfg) as server:
+        gid = create(server.url, seats=BOTS)["id"]
+        wait_finished(server, gid)
+        body = analysis(server, gid)
+        assert body["status"] == "off" and body["values"] == [] and body["analysed"] == 0
+        assert body["plies"] > 0 and len(body["seats"]) == 2
 
 
 def test_pending_right_after_the_end_then_done_and_kept_across_restarts(
@@ -172,7 +184,7 @@ def test_pending_right_after_the_end_then_done_and_kept_across_restarts(
         done = wait_done(second, gid)
         assert len(done["values"]) == done["plies"] + 1
         assert second.arena.analysis.positions == done["plies"] + 1 - chunk
-        lg = LiveGame(second.arena.storage.load_game(gid))
+        lg = LiveGame(load_game(second.arena.storage.engine, gid))
         for i in (0, chunk - 1, chunk, done["plies"] - 1):  # both halves as if in one go
             seed = lg.match.chance.bot_seed(0, i, "analysis")
             mine = position_values(lg.game, lg.states[i], SIMS, seed)

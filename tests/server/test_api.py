@@ -10,6 +10,7 @@ import pytest
 from arena_helpers import LiveServer, create
 
 from sudoku_arena.core.registry import registered_games
+from sudoku_arena.server.db.games import game_ids, load_game
 
 
 def test_games_list_every_registered_game_with_options_and_bots(server: LiveServer) -> None:
@@ -80,7 +81,7 @@ def test_create_refuses_bad_requests_clearly(
     assert 400 <= r.status_code < 500
     err = r.json()["error"]
     assert err["code"] == code and words in err["message"]
-    assert server.arena.storage.game_ids() == []
+    assert game_ids(server.arena.storage.engine) == []
 
 
 def test_malformed_and_oversized_bodies(server: LiveServer) -> None:
@@ -95,7 +96,7 @@ def test_malformed_and_oversized_bodies(server: LiveServer) -> None:
         assert r.status_code == 413 and r.json()["error"]["code"] == "too_large"
         r = c.get("/api/matches/nope")
         assert r.status_code == 404 and r.json()["error"]["code"] == "not_found"
-    assert server.arena.storage.game_ids() == []
+    assert game_ids(server.arena.storage.engine) == []
 
 
 def test_act_over_http_with_tokens(server: LiveServer) -> None:
@@ -125,7 +126,7 @@ def test_act_over_http_with_tokens(server: LiveServer) -> None:
         refused({"token": t0, "ply": 0, "action": "zz"}, 422, "notation")
         refused({"token": t0, "ply": "0", "action": legal[0]}, 400, "bad_request")
         assert c.get(f"/api/matches/{gid}").json()["ply"] == 0
-        assert server.arena.storage.load_game(gid).actions == []
+        assert load_game(server.arena.storage.engine, gid).actions == []
 
         r = c.post(f"/api/matches/{gid}/actions", json={"token": t0, "ply": 0, "action": legal[0]})
         assert r.status_code == 200 and r.json() == {
@@ -134,7 +135,7 @@ def test_act_over_http_with_tokens(server: LiveServer) -> None:
             "status": "active",
             "outcome": None,
         }
-        assert server.arena.storage.load_game(gid).actions == [(0, 0, legal[0])]
+        assert load_game(server.arena.storage.engine, gid).actions == [(0, 0, legal[0])]
         # while the game runs the record is the public one: the commitment, no secret
         public = c.get(f"/api/matches/{gid}/record").json()
         assert public["chance"]["secret"] is None and public["seed"] is None

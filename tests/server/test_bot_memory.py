@@ -17,7 +17,7 @@ from sudoku_arena.core.registry import load
 from sudoku_arena.core.types import JsonDict
 from sudoku_arena.server.arena import Arena, SeatSpec
 from sudoku_arena.server.bots import BotRunner, think
-from sudoku_arena.server.storage import Storage
+from sudoku_arena.server.db.engine import Storage
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "games" / "citadel"))
 from citadel_helpers import game, play, position
@@ -68,7 +68,7 @@ def test_the_arena_hands_bots_the_turn_starts_of_the_game(sqlite_url: str) -> No
             while len(position_keys(lg.game, lg.states)) < 3:
                 seat = lg.to_move()[0]
                 await arena.act(lg, seat, lg.ply, lg.view(seat)["legal"][-1])
-            await arena._bot_choice(lg, lg.to_move()[0], lg.ply)
+            await arena.botplay.choice(lg, lg.to_move()[0], lg.ply)
             return lg.states, recorder.seen
         finally:
             await arena.stop()
@@ -89,12 +89,15 @@ def test_games_without_position_keys_hand_over_nothing() -> None:
 def test_a_bot_worker_that_dies_is_replaced_and_the_bot_still_thinks() -> None:
     g = load("tic-tac-sudoku", seed=3)
     dump = g.dump_state(g.initial_state())
-    expected = think("tic-tac-sudoku", "{}", dump, 0, "normal", 7)
+    # mcts:normal: a fixed number of simulations, well inside its time cap, so the
+    # replacement worker gives the same move (the learned normal may stop at its cap on
+    # a loaded machine, after a number of simulations that varies from run to run).
+    expected = think("tic-tac-sudoku", "{}", dump, 0, "mcts:normal", 7)
     runner = BotRunner(1)
     before = {p.pid for p in multiprocessing.active_children()}
 
     async def ask() -> str:
-        return await runner.think("tic-tac-sudoku", {}, dump, 0, "normal", 7)
+        return await runner.think("tic-tac-sudoku", {}, dump, 0, "mcts:normal", 7)
 
     try:
         assert asyncio.run(ask()) == expected

@@ -15,6 +15,7 @@ from arena_helpers import LiveServer
 
 from services import chromium
 from sudoku_arena.server import ServerConfig
+from sudoku_arena.server.db.games import load_game
 
 
 @pytest.fixture
@@ -75,7 +76,7 @@ def test_play_tic_tac_sudoku_against_a_bot_by_clicking(
         title = page.text_content("#result-title") or ""
         assert title in ("You won!", "You lost", "Draw")
         gid = page.url.split("/play/")[1].split("#")[0]
-        stored = server.arena.storage.load_game(gid)
+        stored = load_game(server.arena.storage.engine, gid)
         assert stored.status == "finished" and moves >= 3
         assert {a for _, a, _ in stored.actions} == {0, 1}
         assert page.locator("#log li").count() == len(stored.actions)
@@ -108,7 +109,7 @@ def test_play_tic_tac_sudoku_against_a_bot_by_clicking(
         page.click("#rematch")
         page.wait_for_function(f"() => !location.pathname.endsWith('{gid}')")
         page.wait_for_selector("#board svg")
-        assert server.arena.storage.load_game(gid).rematch is not None
+        assert load_game(server.arena.storage.engine, gid).rematch is not None
 
 
 def test_spectator_and_invite_links_in_the_browser(
@@ -170,7 +171,7 @@ def test_two_click_actions_and_off_board_buttons(
             page.wait_for_function(f"() => document.querySelectorAll('#log li').length > {before}")
             clicks += 1
         page.screenshot(path=str(shots / "10-cat-sudoku-two-clicks.png"))
-        stored = server.arena.storage.load_game(made["id"])
+        stored = load_game(server.arena.storage.engine, made["id"])
         assert sum(1 for _, actor, _ in stored.actions if actor == 0) >= clicks
 
 

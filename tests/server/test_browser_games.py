@@ -20,6 +20,8 @@ import pytest
 from arena_helpers import LiveServer, create
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from sudoku_arena.server.db.games import load_game
+
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 
@@ -93,7 +95,7 @@ def _tap_sizes(page: Any) -> list[float]:
 
 def _mine(server: LiveServer, game_id: str) -> int:
     """How many actions seat 0 (the person at the page) has stored."""
-    row = server.arena.storage.load_game(game_id)
+    row = load_game(server.arena.storage.engine, game_id)
     return sum(1 for _, actor, _ in row.actions if actor == 0)
 
 

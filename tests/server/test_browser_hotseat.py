@@ -15,8 +15,8 @@ from arena_helpers import LiveServer, create
 
 from services import chromium
 from sudoku_arena.server import ServerConfig
+from sudoku_arena.server.db.games import CreateGame, load_game
 from sudoku_arena.server.live import LiveGame
-from sudoku_arena.server.storage import CreateGame
 
 
 @pytest.fixture
@@ -52,7 +52,7 @@ def test_a_hot_seat_page_hides_the_waiting_players_tile(sqlite_url: str, browser
     with LiveServer(config) as server:
         made = create(server.url, game="sudokuhex", mode="hotseat", params={"players": 2})
         storage = server.arena.storage
-        row = storage.load_game(made["id"])
+        row = load_game(storage.engine, made["id"])
         live = LiveGame(row)
         mover = live.to_move()[0]
         waiting = 1 - mover

@@ -29,6 +29,8 @@ import pytest
 from arena_helpers import LiveServer, create
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from sudoku_arena.server.db.games import load_game
+
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
 #: The least a finger taps reliably, and the least text a phone reads, in CSS px.
@@ -284,7 +286,7 @@ def test_other_players_cat_sudoku_sheets_are_readable_on_a_phone(
     # The bots write the setup roll at once: once each has written its four values and
     # the page has drawn the position after them, their sheets hold digits.
     for _ in range(300):
-        row = server.arena.storage.load_game(game_id)
+        row = load_game(server.arena.storage.engine, game_id)
         written = [sum(1 for _, actor, _ in row.actions if actor == p) for p in range(players)]
         if min(written[1:]) >= 4:
             break

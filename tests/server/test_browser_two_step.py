@@ -18,6 +18,8 @@ from typing import Any
 import pytest
 from arena_helpers import LiveServer, create
 
+from sudoku_arena.server.db.games import load_game
+
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 
@@ -76,7 +78,7 @@ def _press_middle(page: Any, selector: str, phone: bool) -> None:
 
 
 def _bids_of_seat_0(server: LiveServer, game_id: str) -> list[str]:
-    row = server.arena.storage.load_game(game_id)
+    row = load_game(server.arena.storage.engine, game_id)
     return [a for _, actor, a in row.actions if actor == 0 and a.startswith("bid")]
 
 

@@ -22,8 +22,9 @@ from sudoku_arena.server import ServerConfig
 from sudoku_arena.server.arena import Arena, Client, SeatSpec
 from sudoku_arena.server.bots import BotRunner
 from sudoku_arena.server.clock import TimeControl
+from sudoku_arena.server.db.engine import Storage
+from sudoku_arena.server.db.games import load_game
 from sudoku_arena.server.live import ActionRefused, LiveGame, hash_token
-from sudoku_arena.server.storage import Storage
 
 CLAIM_AFTER = 60.0
 
@@ -100,7 +101,7 @@ def test_the_win_is_claimed_once_the_opponent_has_been_gone_long_enough(db_url: 
         out = lg.outcome
         assert out is not None and out["code"] == "left" and out["winners"] == [0]
         assert out["reason"] == "Bob left the game; Ann claimed the win"
-        row = arena.storage.load_game(lg.id)
+        row = load_game(arena.storage.engine, lg.id)
         assert row is not None and row.status == "finished" and row.outcome == out
         verify_record(Record.from_json(lg.record_json()))
         arena.detach(ann)
@@ -240,3 +241,24 @@ def test_the_period_is_a_server_setting() -> None:
     assert parse_period("never", "--claim-after", bare="s") is None
     with pytest.raises(ValueError, match=r"--claim-after soon: not a period.*counts seconds"):
         parse_period("soon", "--claim-after", bare="s")
+
+
+def test_seen_times_of_one_batch_only_move_forward(db_url: str) -> None:
+    """The marks of a batch go as one statement: each seat keeps the latest time it
+    was seen, whatever order the marks came in."""
+    from arena_helpers import two_person_row
+
+    from sudoku_arena.server.db.games import CreateGame
+    from sudoku_arena.server.db.seats import MarkSeen, load_seats
+
+    storage = Storage(db_url)
+    try:
+        storage.write_sync(CreateGame(two_person_row("seen")))
+        marks = [MarkSeen("seen", (0, 1), 100.0), MarkSeen("seen", (0,), 50.0)]
+        with storage.engine.begin() as conn:
+            MarkSeen.apply_all(conn, marks, 0.0, storage.shared)
+        storage.write_sync(MarkSeen("seen", (1,), 200.0))
+        seen = {s.seat: s.seen_at for s in load_seats(storage.engine, "seen")}
+        assert seen == {0: 100.0, 1: 200.0}
+    finally:
+        storage.close()

@@ -17,8 +17,9 @@ from sudoku_arena.core.verify import verify_record
 from sudoku_arena.server.arena import Arena, SeatSpec
 from sudoku_arena.server.bots import BotRunner
 from sudoku_arena.server.clock import Clock, TimeControl
+from sudoku_arena.server.db.engine import GameOver, Storage
+from sudoku_arena.server.db.games import EndGame, action_count, load_game, out_of_time
 from sudoku_arena.server.live import ActionRefused
-from sudoku_arena.server.storage import EndGame, GameOver, Storage
 
 T0 = 1_800_000_000.0
 
@@ -101,10 +102,10 @@ def test_the_clock_survives_a_restart_and_the_player_out_of_time_loses(db_url: s
         assert lg.over and lg.outcome is not None
         assert lg.outcome["code"] == "time" and lg.outcome["winners"] == [1]
         assert "ran out of time" in lg.outcome["reason"]
-        row = arena.storage.load_game(gid)
+        row = load_game(arena.storage.engine, gid)
         assert row is not None and row.status == "finished" and row.outcome == lg.outcome
         assert row.clock is not None and row.clock["since"] == [None, None]
-        assert arena.storage.out_of_time(now() + 1000) == []
+        assert out_of_time(arena.storage.engine, now() + 1000) == []
         verify_record(Record.from_json(lg.record_json()))
         await arena.stop()
 
@@ -126,7 +127,7 @@ def test_a_move_after_the_flag_fell_is_refused_and_ends_the_game(sqlite_url: str
             await arena.act(lg, 1, 1, lg.view(1)["legal"][0])
         assert refused.value.code == "game_over"
         assert lg.over and lg.outcome is not None and lg.outcome["winners"] == [0]
-        assert arena.storage.action_count(lg.id) == 1  # the late move was not stored
+        assert action_count(arena.storage.engine, lg.id) == 1  # the late move was not stored
         await arena.stop()
 
     asyncio.run(run())
@@ -186,7 +187,7 @@ def test_only_the_database_decides_a_loss_on_time_in_a_fleet(pg_url: str) -> Non
         assert flag is not None and flag[0].winners == (0,)  # b's stale copy: seat 1 is out
         with pytest.raises(ActionRefused, match="first"):
             async with theirs.lock:
-                await b._end_locked(theirs, flag[0], flag[1], flag_at=now())
+                await b.write_end(theirs, theirs.prepare_end(flag[0], flag[1], flag_at=now()))
         assert not theirs.over and theirs.ply == 2  # refused, and b caught up
         # At the right ply too, the stored deadline (seat 0's 90 s) decides.
         with pytest.raises(GameOver):
@@ -194,7 +195,7 @@ def test_only_the_database_decides_a_loss_on_time_in_a_fleet(pg_url: str) -> Non
         now.t = T0 + 50 + 90  # now seat 0 (90 s) is really out of time: one process ends it
         results = await asyncio.gather(a.end_by_server(lg.id, now()), b.sweep_timeouts())
         assert [bool(results[0]), bool(results[1])].count(True) == 1
-        row = a.storage.load_game(lg.id)
+        row = load_game(a.storage.engine, lg.id)
         assert row is not None and row.outcome is not None and row.outcome["winners"] == [1]
         await a.stop()
         await b.stop()
@@ -204,7 +205,12 @@ def test_only_the_database_decides_a_loss_on_time_in_a_fleet(pg_url: str) -> Non
 
 def test_clocks_are_sent_with_every_position(server: LiveServer) -> None:
     made = create(server.url, clock={"minutes": 5, "increment": 2})
-    assert made["game"]["clock"] == {"minutes": 5.0, "increment": 2.0, "words": "5 min + 2 s"}
+    assert made["game"]["clock"] == {
+        "minutes": 5.0,
+        "increment": 2.0,
+        "days": 0,  # a chess clock, not days per move
+        "words": "5 min + 2 s",
+    }
     tokens = [s["token"] for s in made["seats"]]
     p0 = Player(server.ws_url, made["id"], [tokens[0]])
     st = p0.state[0]

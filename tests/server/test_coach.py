@@ -20,8 +20,9 @@ from sudoku_arena.core.registry import load
 from sudoku_arena.server import ServerConfig
 from sudoku_arena.server.analysis_store import AnalysisStore
 from sudoku_arena.server.coach import hint_for
+from sudoku_arena.server.db.games import GameRow, load_game
+from sudoku_arena.server.db.seats import SeatRow
 from sudoku_arena.server.live import LiveGame
-from sudoku_arena.server.storage import GameRow, SeatRow
 
 BOT = {"kind": "bot", "agent": "random"}
 ME = {"kind": "human", "name": "me"}
@@ -289,7 +290,7 @@ def test_a_finished_game_against_a_bot_gets_its_mistakes_with_better_moves(
                     break
             time.sleep(0.3)
         assert body.get("status") == "done"
-        row = server.arena.storage.load_game(gid)
+        row = load_game(server.arena.storage.engine, gid)
         stored = AnalysisStore(server.arena.storage).load(gid)
         assert stored is not None
         best = stored.result["best"]
@@ -318,7 +319,7 @@ def test_coach_answers_are_stored_on_sqlite_and_postgresql(db_url: str) -> None:
     """Migration 0007's columns on both databases: agreements add up, the first refusal
     is the one kept, and a row from before the answers reads as nobody answered."""
     from sudoku_arena.server.coach import CoachStore
-    from sudoku_arena.server.storage import Storage
+    from sudoku_arena.server.db.engine import Storage
 
     st = Storage(db_url)
     try:

@@ -16,6 +16,10 @@ from websockets.exceptions import ConnectionClosed
 
 from procs import HAS_PROC, alive, children
 
+# Processes of their own: these tests run one after another on one test worker
+# (pytest -n 2 --dist loadgroup), never two fleets at once on a 2-core machine.
+pytestmark = pytest.mark.xdist_group("processes")
+
 
 def _play_until_killed(
     ws_url: str, made: dict[str, Any], acked: list[tuple[int, str]], stop: threading.Event

@@ -16,8 +16,9 @@ from sudoku_arena.core.verify import verify_record
 from sudoku_arena.server import ServerConfig
 from sudoku_arena.server.arena import Arena, SeatSpec
 from sudoku_arena.server.bots import BotRunner
+from sudoku_arena.server.db.engine import Storage
+from sudoku_arena.server.db.games import load_game
 from sudoku_arena.server.live import ActionRefused
-from sudoku_arena.server.storage import Storage
 
 
 def _players(server: LiveServer, game: str = "tic-tac-sudoku", **kw: Any) -> tuple[Any, ...]:
@@ -189,7 +190,7 @@ def test_an_ending_and_a_move_at_the_same_ply_are_decided_by_the_database(pg_url
             assert exc.code in ("stale", "game_over")
         else:
             raise AssertionError("a move after the resignation was stored")
-        row = a.storage.load_game(lg.id)
+        row = load_game(a.storage.engine, lg.id)
         assert row is not None and row.status == "finished" and len(row.actions) == 1
         assert row.outcome is not None and row.outcome["code"] == "resign"
         await a.stop()

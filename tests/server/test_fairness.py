@@ -22,8 +22,9 @@ from sudoku_arena.core.match import LogEntry, Match
 from sudoku_arena.core.record import Record, replay
 from sudoku_arena.core.registry import load
 from sudoku_arena.core.verify import verify_record
+from sudoku_arena.server.db.games import GameRow
+from sudoku_arena.server.db.seats import SeatRow
 from sudoku_arena.server.live import LiveGame
-from sudoku_arena.server.storage import GameRow, SeatRow
 
 FIXTURE = Path(__file__).parent / "data" / "online-sudokuhex.json"
 

@@ -18,12 +18,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
+import pytest
 from arena_helpers import REDIS_URL, Player, ServerProcess
 from sqlalchemy import create_engine, text
 
 from services import require_redis
+from sudoku_arena.server.db.engine import Storage, normalise_url
+from sudoku_arena.server.db.games import load_game
 from sudoku_arena.server.live import LiveGame
-from sudoku_arena.server.storage import Storage, normalise_url
+
+# Processes of their own: these tests run one after another on one test worker
+# (pytest -n 2 --dist loadgroup), never two fleets at once on a 2-core machine.
+pytestmark = pytest.mark.xdist_group("processes")
 
 TIMEOUT = 20.0
 
@@ -56,6 +62,12 @@ class Fleet:
             "0",
             "--bot-lease",
             "3",
+            # Every player here connects from 127.0.0.1, reconnecting after the kill:
+            # limits on, set for the test's load (test_fleet_limits checks them).
+            "--limit",
+            "create=600/minute",
+            "--limit",
+            "socket=2000/minute",
         )
         self.pg_url = pg_url
         self.procs: list[ServerProcess | None] = [
@@ -198,7 +210,7 @@ def test_a_fleet_of_three_processes_loses_nothing_when_one_is_killed(pg_url: str
             assert rows[(gid, ply)] == action
         # Every game replays from the database and is over.
         for g in games:
-            row = storage.load_game(g.id)
+            row = load_game(storage.engine, g.id)
             assert row is not None and row.status == "finished"
             lg = LiveGame(row)
             assert lg.over and lg.ply == len(row.actions)
@@ -241,7 +253,7 @@ def test_a_fleet_of_three_processes_loses_nothing_when_one_is_killed(pg_url: str
                     headers={"authorization": f"Bearer {seat.token}"},
                     timeout=TIMEOUT,
                 ).json()
-                assert st["ply"] == fresh["ply"] == len(storage.load_game(g.id).actions)
+                assert st["ply"] == fresh["ply"] == len(load_game(storage.engine, g.id).actions)
                 assert st["view"] == fresh["view"]
         storage.close()
         dispose = create_engine(normalise_url(pg_url))

@@ -10,8 +10,8 @@ from typing import Any
 
 from arena_helpers import LiveServer, Player, create
 
+from sudoku_arena.server.db.games import GameRow, load_game
 from sudoku_arena.server.live import LiveGame, draw_page
-from sudoku_arena.server.storage import GameRow
 
 
 def _drawer(state: Any) -> int:
@@ -89,7 +89,7 @@ def test_two_deals_differing_in_one_hand_look_the_same_to_the_others(server: Liv
     """Two games identical except seat 0's tile: every byte sent to seat 1 and to a
     spectator is the same in both; seat 0's own message differs."""
     made = create(server.url, game="sudokuhex")
-    row = server.arena.storage.load_game(made["id"])
+    row = load_game(server.arena.storage.engine, made["id"])
     first = LiveGame(row)
     i = next(k for k, e in enumerate(first.log) if e.action.startswith("draw"))
     assert _drawer(first.states[i]) == 0
@@ -111,7 +111,7 @@ def test_seat_rows_and_the_secret_never_leave_the_server(server: LiveServer) -> 
     watcher = Player(server.ws_url, made["id"])
     seat = Player(server.ws_url, made["id"], [made["seats"][0]["token"]])
     text = "".join(watcher.raw) + "".join(seat.raw) + json.dumps(made)
-    row = server.arena.storage.load_game(made["id"])
+    row = load_game(server.arena.storage.engine, made["id"])
     assert row.secret and row.secret not in text  # the chance secret stays on the server
     assert made["game"]["commitment"] in text  # only its commitment is public
     for s in made["seats"]:

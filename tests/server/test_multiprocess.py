@@ -7,9 +7,14 @@ import random
 import secrets
 
 import httpx
+import pytest
 from arena_helpers import REDIS_URL, Player, ServerProcess, create
 
 from services import require_redis
+
+# Processes of their own: these tests run one after another on one test worker
+# (pytest -n 2 --dist loadgroup), never two fleets at once on a 2-core machine.
+pytestmark = pytest.mark.xdist_group("processes")
 
 
 def test_two_processes_share_games_through_postgresql_and_redis(pg_url: str) -> None:

@@ -14,26 +14,30 @@ from typing import Any
 
 import pytest
 import schemathesis
+from fastapi import APIRouter, FastAPI, Response
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, settings
 
 from sudoku_arena.core.registry import registered_games
 from sudoku_arena.server import ServerConfig, create_app
 from sudoku_arena.server.app import ArenaApp
+from sudoku_arena.server.errors import install
 
 #: Schemathesis' default answers to a request that matches the document, plus 422 for
-#: ``POST /api/matches``: whether a game takes these options and seats (a grid that
-#: is a Sudoku, as many seats as players, a bot the game has) is the engine's to say,
-#: beyond what a JSON schema can; the document lists that 422.
+#: ``POST /api/matches`` (and seeks and challenges): whether a game takes these options
+#: and seats (a grid that is a Sudoku, as many seats as players, a bot the game has) is
+#: the engine's to say, beyond what a JSON schema can; the document lists that 422.
 _ACCEPTED = ["2xx", "3xx", "401", "403", "404", "409", "429", "5xx"]
 CONFIG = schemathesis.Config.from_dict(
     {
         "seed": 20240601,  # Schemathesis' own draws, the same each run
         "operations": [
             {
-                "include-name": "POST /api/matches",
+                "include-name": name,
                 "checks": {"positive_data_acceptance": {"expected-statuses": [*_ACCEPTED, 422]}},
             }
+            # seeks and challenges name a game's options and player count the same way
+            for name in ("POST /api/matches", "POST /api/seeks", "POST /api/challenges")
         ],
     }
 )
@@ -115,6 +119,7 @@ def test_the_document_is_served_and_lists_the_games_and_the_error_shape(
         ("PUT", "/api/matches/abc/actions", "POST"),
         ("POST", "/api/docs-assets/swagger-ui.css", "GET, HEAD"),  # static files
         ("POST", "/rules/citadel", "GET"),  # a person's page: answered with a page
+        ("POST", "/api/matches/abc/print", "GET"),  # a route of an included router
     ],
 )
 def test_405_names_the_allowed_methods(
@@ -126,6 +131,29 @@ def test_405_names_the_allowed_methods(
     if path.startswith("/api/"):
         err = r.json()["error"]
         assert err["code"] == "method_not_allowed" and allow in err["message"]
+
+
+def test_405_counts_the_routes_of_an_included_router() -> None:
+    """FastAPI keeps an included router as one route without ``methods``: its methods
+    join the app's own on a path they share."""
+    app = FastAPI()
+    router = APIRouter()
+
+    @app.get("/x")
+    async def read() -> None: ...
+
+    @router.delete("/x")
+    async def remove() -> None: ...
+
+    @router.put("/y")
+    async def put() -> None: ...
+
+    app.include_router(router)
+    install(app, lambda title, text, status, headers: Response(text, status, dict(headers)))
+    with TestClient(app) as c:
+        assert c.post("/x").headers["allow"] == "DELETE, GET"
+        r = c.get("/y")  # a path only the router has
+        assert r.status_code == 405 and r.headers["allow"] == "PUT"
 
 
 @pytest.mark.parametrize(

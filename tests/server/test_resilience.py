@@ -14,8 +14,10 @@ from sqlalchemy import create_engine, text
 
 from sudoku_arena.server.arena import Arena, Client, SeatSpec
 from sudoku_arena.server.bots import BotRunner
+from sudoku_arena.server.db.engine import Storage, normalise_url
+from sudoku_arena.server.db.games import action_count, load_game
+from sudoku_arena.server.db.leases import take_lease
 from sudoku_arena.server.live import ActionRefused, GameUnavailable, LiveGame
-from sudoku_arena.server.storage import Storage, normalise_url
 
 
 def _arena(url: str, **kw: Any) -> Arena:
@@ -69,7 +71,7 @@ def test_a_game_that_no_longer_replays_is_set_aside_and_the_rest_goes_on(
         with pytest.raises(GameUnavailable, match="cannot be opened") as err:
             await arena.get(bad)
         assert "ply 1" in err.value.reason and "q0" in err.value.reason
-        row = arena.storage.load_game(bad)
+        row = load_game(arena.storage.engine, bad)
         assert row.status == "quarantined" and row.problem
         with pytest.raises(GameUnavailable):  # stays aside without replaying again
             await arena.get(bad)
@@ -113,7 +115,7 @@ def test_a_game_of_another_rules_version_opens_read_only(sqlite_url: str) -> Non
         with pytest.raises(ActionRefused) as refused:
             await arena.act(lg, seat, lg.ply, lg.view(seat)["legal"][0])
         assert refused.value.code == "read_only"
-        assert arena.storage.action_count(gid) == 1  # nothing was stored
+        assert action_count(arena.storage.engine, gid) == 1  # nothing was stored
         await arena.stop()
 
     asyncio.run(reopen())
@@ -258,22 +260,22 @@ def test_one_process_thinks_for_a_bot_and_another_takes_over_when_it_dies(
             await asyncio.sleep(0.02)
         else:
             raise AssertionError("the first process never took the lease")
-        assert not b.storage.take_lease(gid, b.holder, 2.0, 0)
+        assert not take_lease(b.storage.engine, gid, b.holder, 2.0, 0)
         theirs = await b.get(gid)
         assert theirs is not None
         b.schedule_bots(theirs)  # b is asked too, but a holds the lease: b does not think
         await asyncio.sleep(0.5)
-        assert b.storage.action_count(gid) == 0
+        assert action_count(b.storage.engine, gid) == 0
         await a.stop()  # a dies while thinking: its lease is not released
         for _ in range(300):  # b's sweeper sees the lease expire and takes over
-            if b.storage.action_count(gid) == 1:
+            if action_count(b.storage.engine, gid) == 1:
                 break
             await asyncio.sleep(0.05)
-        assert b.storage.action_count(gid) == 1
-        row = b.storage.load_game(gid)
+        assert action_count(b.storage.engine, gid) == 1
+        row = load_game(b.storage.engine, gid)
         assert [a[1] for a in row.actions] == [0]  # the bot's move, once
         await asyncio.sleep(0.5)
-        assert b.storage.action_count(gid) == 1  # nobody moved it twice
+        assert action_count(b.storage.engine, gid) == 1  # nobody moved it twice
         await b.stop()
 
     asyncio.run(run())
@@ -286,7 +288,7 @@ def test_migrations_build_exactly_the_schema_the_code_uses(db_url: str) -> None:
     from alembic.script import ScriptDirectory
 
     from sudoku_arena.server import migrations
-    from sudoku_arena.server.storage import metadata
+    from sudoku_arena.server.db.schema import metadata
 
     cfg = Config()
     cfg.set_main_option("script_location", str(migrations.HERE))
@@ -352,7 +354,7 @@ def test_two_processes_moving_at_one_ply_are_decided_by_the_database(pg_url: str
             await b.act(theirs, 0, 0, second)
         assert refused.value.code == "stale"  # ...and the database refuses it
         assert theirs.ply == 1 and theirs.log[0].action == first
-        assert b.storage.action_count(lg.id) == 1
+        assert action_count(b.storage.engine, lg.id) == 1
         await a.stop()
         await b.stop()
 

@@ -12,16 +12,19 @@ import pytest
 
 from sudoku_arena.server.arena import Arena, SeatSpec
 from sudoku_arena.server.bots import BotRunner
-from sudoku_arena.server.live import LiveGame
-from sudoku_arena.server.storage import (
+from sudoku_arena.server.db.engine import ConflictError, Storage
+from sudoku_arena.server.db.games import (
     AppendActions,
-    ConflictError,
     CreateGame,
     GameRow,
-    SeatRow,
     SetRematch,
-    Storage,
+    actions_since,
+    game_ids,
+    load_game,
+    recent_games,
 )
+from sudoku_arena.server.db.seats import SeatRow
+from sudoku_arena.server.live import LiveGame
 
 
 def _row(gid: str, actions: list[tuple[int, int | None, str]] | None = None) -> GameRow:
@@ -49,14 +52,14 @@ def test_create_and_load_round_trip(db_url: str) -> None:
     st = Storage(db_url)
     try:
         st.write_sync(CreateGame(_row("g1", [(0, None, "roll 3")])))
-        g = st.load_game("g1")
+        g = load_game(st.engine, "g1")
         assert g is not None
         assert g.params == {"players": 2, "grid": "x" * 81, "target": 13}
         assert [s.kind for s in g.seats] == ["human", "bot"]
         assert g.seats[0].token_hash == "h0" and g.seats[1].agent == "greedy"
         assert g.actions == [(0, None, "roll 3")]
-        assert st.load_game("nope") is None
-        assert st.game_ids("active") == ["g1"]
+        assert load_game(st.engine, "nope") is None
+        assert game_ids(st.engine, "active") == ["g1"]
     finally:
         st.close()
 
@@ -84,7 +87,7 @@ def test_group_commit_batches_concurrent_writes(db_url: str) -> None:
     st = asyncio.run(run())
     try:
         for i in range(20):
-            g = st.load_game(f"g{i}")
+            g = load_game(st.engine, f"g{i}")
             assert g is not None
             assert [p for p, _, _ in g.actions] == list(range(10))
     finally:
@@ -105,7 +108,7 @@ def test_conflicting_write_fails_alone(db_url: str) -> None:
                 st.write(AppendActions("b", [(0, 0, "r2c2")])),
                 return_exceptions=True,
             )
-            return results, (st.load_game("a"), st.load_game("b"))
+            return results, (load_game(st.engine, "a"), load_game(st.engine, "b"))
         finally:
             st.close()
 
@@ -124,16 +127,16 @@ def test_finish_rematch_and_actions_since(db_url: str) -> None:
         outcome = {"winners": [0], "scores": [13.0, 2.0], "reason": "target"}
         st.write_sync(AppendActions("f", [(2, 0, "r1c3")], outcome=outcome))
         st.write_sync(SetRematch("f", "f2"))
-        rows, status, out, rematch = st.actions_since("f", 1)
+        rows, status, out, rematch = actions_since(st.engine, "f", 1)
         assert rows == [(1, 1, "r1c2"), (2, 0, "r1c3")]
         assert (status, out, rematch) == ("finished", outcome, "f2")
-        assert st.game_ids("finished") == ["f"] and st.game_ids("active") == []
-        assert [r.id for r in st.recent_games()] == ["f"]
+        assert game_ids(st.engine, "finished") == ["f"] and game_ids(st.engine, "active") == []
+        assert [r.id for r in recent_games(st.engine)] == ["f"]
     finally:
         st.close()
     again = Storage(db_url)  # a new process on the same database sees everything
     try:
-        g = again.load_game("f")
+        g = load_game(again.engine, "f")
         assert g is not None and g.status == "finished" and len(g.actions) == 3
     finally:
         again.close()
@@ -170,7 +173,7 @@ def test_restarted_arena_resumes_games_exactly(db_url: str) -> None:
                 seat = lg.to_move()[0]
                 await arena.act(lg, seat, lg.ply, lg.view(seat)["legal"][0])
                 # chance after a resume is what it would have been without one
-                fresh = LiveGame(await asyncio.to_thread(arena.storage.load_game, gid))  # type: ignore[arg-type]
+                fresh = LiveGame(await asyncio.to_thread(load_game, arena.storage.engine, gid))  # type: ignore[arg-type]
                 assert fresh.log == lg.log
         finally:
             await arena.stop()

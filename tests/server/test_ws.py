@@ -16,6 +16,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from sudoku_arena.core.registry import load, registered_games
+from sudoku_arena.server.db.games import load_game
 from sudoku_arena.server.live import draw_page
 
 
@@ -55,7 +56,7 @@ def test_two_people_and_a_spectator_play_a_whole_game(server: LiveServer) -> Non
         # the log arrived in pieces: put together it is the whole game
         entries = [e for m in who.received if m["type"] == "state" for e in m["log"]]
         assert [e["ply"] for e in entries] == list(range(ply))
-    stored = server.arena.storage.load_game(gid)
+    stored = load_game(server.arena.storage.engine, gid)
     assert stored.status == "finished" and len(stored.actions) == ply
     for p in (p0, p1, watcher):
         p.close()
@@ -73,7 +74,7 @@ def test_reconnect_gets_the_full_position(server: LiveServer) -> None:
     again = Player(server.ws_url, gid, [t0])
     st = again.state[0]
     assert st["ply"] == 2 and st["log_from"] == 0
-    stored = server.arena.storage.load_game(gid).actions
+    stored = load_game(server.arena.storage.engine, gid).actions
     assert [e["action"] for e in st["log"]] == [a for _, _, a in stored]
     assert st["view"]["to_move"] == [0] and st["svg"].startswith("<svg")
     again.close()
@@ -127,7 +128,7 @@ def test_bad_input_gets_a_clear_error_and_changes_nothing(server: LiveServer) ->
             big.recv(timeout=5)
     assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
     # nothing changed anywhere
-    assert server.arena.storage.load_game(gid).actions == []
+    assert load_game(server.arena.storage.engine, gid).actions == []
     p0.send(type="resync")
     assert p0.wait("state")["ply"] == 0
     assert p0.act(legal[0], 0)["type"] == "ack"  # and the game still works
@@ -179,7 +180,7 @@ def test_a_slow_bot_does_not_hold_up_other_games(server: LiveServer) -> None:
         p0.wait_ply(ply + 1, seat=0)
         p0.wait_ply(ply + 1, seat=1)
     # Six moves stored and announced while the bot (3 s a move) has not moved yet.
-    assert server.arena.storage.load_game(slow["id"]).actions == []
+    assert load_game(server.arena.storage.engine, slow["id"]).actions == []
     p0.close()
 
 
@@ -299,7 +300,7 @@ def test_many_clients_at_once(server: LiveServer) -> None:
         t.join(timeout=60)
     assert errors == []
     for g in games:
-        assert len(server.arena.storage.load_game(g["id"]).actions) == 10
+        assert len(load_game(server.arena.storage.engine, g["id"]).actions) == 10
 
 
 def test_bots_alone_finish_their_game(server: LiveServer) -> None:
@@ -308,7 +309,7 @@ def test_bots_alone_finish_their_game(server: LiveServer) -> None:
     deadline = time.time() + 20
     while watcher.state[None]["status"] != "finished":
         watcher.recv(timeout=max(0.1, deadline - time.time()))
-    assert server.arena.storage.load_game(made["id"]).status == "finished"
+    assert load_game(server.arena.storage.engine, made["id"]).status == "finished"
     watcher.close()
 
 
@@ -335,7 +336,7 @@ def test_a_bot_in_a_simultaneous_phase_moves_whoever_acts_first(server: LiveServ
             me.wait_ply(st["ply"] + 1)
         else:
             me.wait_ply(st["ply"] + 1)  # the bot is to move: it does
-    log = [a for _, a, _ in server.arena.storage.load_game(made["id"]).actions]
+    log = [a for _, a, _ in load_game(server.arena.storage.engine, made["id"]).actions]
     assert both_to_move > 0 and 1 in log
     me.close()
 

@@ -31,6 +31,7 @@ from sudoku_arena.ai.features import (
     NoFeaturesError,
     features_for,
     features_module,
+    has_features,
 )
 from sudoku_arena.ai.hints import hints_for
 from sudoku_arena.ai.mcts import MCTS, MCTSAgent, parse_budget
@@ -129,13 +130,16 @@ class LearnedAgent(MCTSAgent):
 
 
 def ships_weights(game: AnyGame) -> bool:
-    """Whether ``game``'s package holds learned weights (without loading them): then
-    its ``normal`` and ``hard`` play with them (:mod:`sudoku_arena.ai.agents`)."""
+    """Whether ``game``'s package holds learned weights (without loading them) that
+    this game can use: then its ``normal`` and ``hard`` play with them
+    (:mod:`sudoku_arena.ai.agents`). A game whose features do not apply to it (three
+    players in Sudoku Warriors: the weights are for two) ships none for this table."""
     package = features_module(game).rpartition(".")[0]
     try:
-        return (files(package) / PACKAGE_FILE).is_file()
+        shipped = (files(package) / PACKAGE_FILE).is_file()
     except (ModuleNotFoundError, TypeError):
         return False
+    return shipped and has_features(game)
 
 
 # Made by name everywhere, offered to players nowhere: where weights ship, the levels

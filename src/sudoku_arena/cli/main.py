@@ -10,6 +10,8 @@ from rich.text import Text
 # Each module registers its commands on import.
 import sudoku_arena.cli.analyze
 import sudoku_arena.cli.basic
+import sudoku_arena.cli.bots
+import sudoku_arena.cli.db
 import sudoku_arena.cli.play
 import sudoku_arena.cli.printing
 import sudoku_arena.cli.records

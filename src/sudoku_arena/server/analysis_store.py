@@ -17,12 +17,13 @@ import json
 import time
 from dataclasses import dataclass
 
-from sqlalchemy import Column, Float, Integer, String, Table, Text, or_, select, update
+from sqlalchemy import Column, Connection, Float, Integer, String, Table, Text, or_, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
 from sudoku_arena.core.types import JsonDict
-from sudoku_arena.server.storage import Storage, metadata
+from sudoku_arena.server.db.engine import Op, Storage
+from sudoku_arena.server.db.schema import metadata
 
 PENDING, DONE, FAILED = "pending", "done", "failed"
 #: Attempts that raised before a game's analysis is given up.
@@ -56,6 +57,28 @@ class AnalysisRow:
     attempts: int
 
 
+@dataclass(slots=True)
+class AskAnalysis(Op):
+    """Ask for the analysis of the finished game ``game_id`` (once: a row that exists is
+    left as it is). A server writes it through its storage's writer
+    (:meth:`~sudoku_arena.server.db.engine.Storage.write`), with the moves committed then."""
+
+    game_id: str
+
+    def apply(self, conn: Connection, now: float, shared: bool) -> None:
+        values = {
+            "game_id": self.game_id,
+            "status": PENDING,
+            "holder": None,
+            "expires": 0.0,
+            "attempts": 0,
+            "created": now,
+            "updated": now,
+        }
+        insert = pg_insert if conn.dialect.name == "postgresql" else sqlite_insert
+        conn.execute(insert(analysis_table).values(**values).on_conflict_do_nothing())
+
+
 class AnalysisStore:
     """Reads and conditional writes of ``arena_analysis`` (blocking: call from a thread)."""
 
@@ -64,23 +87,9 @@ class AnalysisStore:
         self.shared = storage.shared
 
     def enqueue(self, game_id: str) -> None:
-        """Ask for the analysis of the finished game ``game_id`` (once: a row that
-        exists is left as it is)."""
-        now = time.time()
-        values = {
-            "game_id": game_id,
-            "status": PENDING,
-            "holder": None,
-            "expires": 0.0,
-            "attempts": 0,
-            "created": now,
-            "updated": now,
-        }
-        insert = pg_insert if self.engine.dialect.name == "postgresql" else sqlite_insert
+        """:class:`AskAnalysis` in a transaction of its own (tools and tests)."""
         with self.engine.begin() as conn:
-            conn.execute(
-                insert(analysis_table).values(**values).on_conflict_do_nothing(),
-            )
+            AskAnalysis(game_id).apply(conn, time.time(), self.shared)
 
     def load(self, game_id: str) -> AnalysisRow | None:
         t = analysis_table

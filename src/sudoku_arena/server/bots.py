@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 from collections.abc import Callable, Hashable, Sequence
 from concurrent.futures import BrokenExecutor, Executor, ThreadPoolExecutor
 from functools import lru_cache, partial
@@ -21,7 +22,8 @@ from typing import TypeVar
 
 from sudoku_arena.core.protocol import AnyGame
 from sudoku_arena.core.types import JsonDict
-from sudoku_arena.core.workers import spawn_pool
+from sudoku_arena.core.workers import RayExecutor, spawn_pool
+from sudoku_arena.server import metrics
 
 log = logging.getLogger("sudoku_arena.server")
 
@@ -65,17 +67,45 @@ def _warm() -> bool:
     return True
 
 
-class BotRunner:
-    """A pool of bot workers: processes (``workers`` > 0) or threads (``workers`` = 0)."""
+def machine_workers() -> int:
+    """How many bot workers the machine has room for: the CPUs this process may use
+    (its affinity, which a container's CPU set narrows), at least one."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # systems without affinity
+        return max(1, os.cpu_count() or 1)
 
-    def __init__(self, workers: int = 1) -> None:
+
+#: Where bots think: ``local`` worker processes, or ``ray`` tasks (a cluster's machines).
+BACKENDS = ("local", "ray")
+
+
+class BotSetupError(Exception):
+    """The bots cannot think where they were asked to (Ray missing or unreachable)."""
+
+
+class BotRunner:
+    """A pool of bot workers: processes (``workers`` > 0) or threads (``workers`` = 0);
+    with ``backend="ray"``, Ray tasks on the cluster at ``address`` (or on a local Ray
+    instance with ``workers`` CPUs), so one process can think for as many bots as the
+    cluster has cores. The move is the same wherever it is thought: the seed decides."""
+
+    def __init__(
+        self, workers: int = 1, backend: str = "local", address: str | None = None
+    ) -> None:
+        if backend not in BACKENDS:
+            raise BotSetupError(f"bot backend {backend!r}: allowed: {', '.join(BACKENDS)}")
         self.workers = workers
+        self.backend = backend
+        self.address = address
         self._pool: Executor | None = None
 
     def start(self) -> None:
         if self._pool is not None:
             return
-        if self.workers > 0:
+        if self.backend == "ray":
+            self._pool = RayExecutor(max(1, self.workers), self.address, BotSetupError)
+        elif self.workers > 0:
             self._pool = spawn_pool(self.workers)
             self._pool.submit(_warm)
         else:
@@ -102,6 +132,12 @@ class BotRunner:
         loop = asyncio.get_running_loop()
         params_json = json.dumps(params, sort_keys=True)
         job = partial(think, game_id, params_json, state, seat, agent, seed, tuple(seen))
+        with metrics.bot_move(game_id):
+            return await self._run(loop, pool, job)
+
+    async def _run(
+        self, loop: asyncio.AbstractEventLoop, pool: Executor, job: Callable[[], str]
+    ) -> str:
         try:
             return await loop.run_in_executor(pool, job)
         except BrokenExecutor:

@@ -34,7 +34,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Request
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import Boolean, Column, Integer, String, Table, Text, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
@@ -43,11 +43,13 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sudoku_arena.ai.coach import hint_simulations, suggestions
 from sudoku_arena.core.registry import entry_of
 from sudoku_arena.core.types import JsonDict
+from sudoku_arena.server.accounts import seat_by_token
 from sudoku_arena.server.arena import HUMAN, Arena
+from sudoku_arena.server.db.engine import Storage
+from sudoku_arena.server.db.schema import metadata
 from sudoku_arena.server.errors import ApiError
 from sudoku_arena.server.live import LiveGame
 from sudoku_arena.server.openapi import documented
-from sudoku_arena.server.storage import Storage, metadata
 
 coach_table = Table(
     "arena_coach",
@@ -176,7 +178,8 @@ def coach_on(lg: LiveGame, enabled: bool | None, row: CoachRow | None = None) ->
         return False, "the game's creator turned the coach off"
     if people <= 1:
         return True, "a game against bots"
-    return False, "a game between people, whose creator did not turn the coach on"
+    # seeks and challenges make games too: no "creator" chose anything there
+    return False, "a game between people, started without the coach"
 
 
 # -- in the worker ---------------------------------------------------------------------------
@@ -298,16 +301,14 @@ def add_coach(app: FastAPI, the_arena: Callable[[], Arena]) -> None:
     @app.post(
         "/api/matches/{game_id}/coach/answer", responses=documented(400, 403, 404, 409, 413, 503)
     )
-    async def match_coach_answer(game_id: str, body: CoachAnswer) -> CoachInfo:
+    async def match_coach_answer(game_id: str, body: CoachAnswer, request: Request) -> CoachInfo:
         """The answer of the seat the token names to the coach its creator turned on in
         a game between people: agree (hints wait for every person's), or decline (the
         coach is off for everybody, for good). Refused (409 ``not_asked``) for a seat
         that is not asked: the creator's, or once the coach was declined or was never
         offered."""
         lg = await game_of(game_id)
-        seat = lg.seat_for_token(body.token)
-        if seat is None:
-            raise ApiError(403, "bad_token", "that token does not belong to a seat of this game")
+        seat = await seat_by_token(request, lg, body.token)
         before = await info(lg)
         if body.agree and seat in before.agreed and before.declined is None:
             return before  # agreeing twice changes nothing
@@ -319,16 +320,14 @@ def add_coach(app: FastAPI, the_arena: Callable[[], Arena]) -> None:
         return await info(lg)
 
     @app.post("/api/matches/{game_id}/hint", responses=documented(400, 403, 404, 409, 413, 503))
-    async def match_hint(game_id: str, body: HintRequest) -> HintResponse:
+    async def match_hint(game_id: str, body: HintRequest, request: Request) -> HintResponse:
         """The search's three best moves for the seat the token names, from its own
         view, each with its chance of winning. Refused (403 ``coach_off``) in a game
         without the coach, (403 ``coach_not_agreed``) while a person has not yet agreed
         to the coach the creator turned on, and (409) when the seat is not to move or
         the game is over."""
         lg = await game_of(game_id)
-        seat = lg.seat_for_token(body.token)
-        if seat is None:
-            raise ApiError(403, "bad_token", "that token does not belong to a seat of this game")
+        seat = await seat_by_token(request, lg, body.token)
         arena = the_arena()
         await arena.refresh(lg)
         if lg.over:

@@ -8,6 +8,8 @@ Every API refusal has one JSON shape, ``{"error": {"code", "message"}}``
   in an enum, JSON that does not parse) is answered ``400 bad_request``/``bad_json``
   naming the field and what is allowed; a game id no game is registered under
   ``422 unknown_game`` with the known games.
+* A rate limit's refusal (:class:`~sudoku_arena.server.limits.TooManyRequests`) is
+  ``429 too_many_requests`` with ``Retry-After`` in seconds.
 * A 405 carries ``Allow`` (RFC 9110) with every method the path takes: Starlette names
   only the first route on a path, and ``/api/matches`` has two.
 """
@@ -16,18 +18,18 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.routing import BaseRoute, Match, Mount, Route
+from starlette.routing import BaseRoute, Match, Mount
 from starlette.types import Scope
 
 from sudoku_arena.core.errors import ArenaError, UnknownGameError
 from sudoku_arena.core.types import JsonDict
+from sudoku_arena.server.limits import TooManyRequests
 from sudoku_arena.server.live import ActionRefused
 from sudoku_arena.server.models import UNKNOWN_GAME
 
@@ -69,28 +71,37 @@ STATUS_OF = {
 }
 
 
+#: The methods a 405's ``Allow`` can name.
+_METHODS = ("DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT")
+
+
 def allowed_methods(routes: Iterable[BaseRoute], scope: Scope) -> list[str]:
     """Every method some route (or static files: GET, HEAD) answers at the request's
-    path, sorted."""
+    path, sorted.
+
+    Each method is tried on each route through the route's own ``matches`` (a full
+    match: the path and the method), so routers added with ``include_router`` count
+    too: FastAPI keeps them as one route wrapping the router, without ``methods``."""
     # Matched as the app first saw the request: a mount (static files) that refused it
     # moved its own prefix into root_path.
     root = scope.get("app_root_path", scope.get("root_path", ""))
-    probe: Scope = {"type": "http", "method": scope["method"], "path": scope["path"]}
-    probe["root_path"] = root
+
+    def probe(method: str) -> Scope:
+        return {"type": "http", "method": method, "path": scope["path"], "root_path": root}
+
     found: set[str] = set()
     for route in routes:
-        if route.matches(probe)[0] == Match.NONE:
+        if isinstance(route, Mount):  # a mount takes every method: only static files say
+            if isinstance(route.app, StaticFiles) and route.matches(probe("GET"))[0] != Match.NONE:
+                found |= {"GET", "HEAD"}
             continue
-        if isinstance(route, Route):
-            found |= route.methods or set()
-        elif isinstance(route, Mount) and isinstance(route.app, StaticFiles):
-            found |= {"GET", "HEAD"}
+        found |= {m for m in _METHODS if route.matches(probe(m))[0] == Match.FULL}
     return sorted(found)
 
 
-def validation_answer(errors: Sequence[Mapping[str, Any]]) -> JSONResponse:
+def validation_answer(errors: Sequence[Mapping[str, object]]) -> JSONResponse:
     """The answer to a request that does not match the document."""
-    kinds = {(e.get("type"), tuple(e.get("loc", ()))) for e in errors}
+    kinds = {(e.get("type"), _loc(e)) for e in errors}
     if any(t == "json_invalid" for t, _ in kinds):
         return JSONResponse(
             error_body("bad_json", "the request body is not valid JSON"), status_code=400
@@ -102,9 +113,11 @@ def validation_answer(errors: Sequence[Mapping[str, Any]]) -> JSONResponse:
     parts = []
     for e in errors[:5]:
         # ("query", "page") reads "page", ("body", "clock", "minutes") "clock.minutes".
-        loc = [str(x) for x in e.get("loc", ())]
+        loc = [str(x) for x in _loc(e)]
         where = ".".join(loc[1:] if loc and loc[0] in ("body", "query", "path") else loc)
         text = str(e.get("msg", "invalid"))
+        if e.get("type") == "value_error":  # pydantic's "Value error, " says nothing to a person
+            text = text.removeprefix("Value error, ")
         if _unknown_game(e):
             text = f"no game called {str(e.get('input'))[:40]!r}; {text}"
         elif e.get("type") == UNKNOWN_GAME:
@@ -117,7 +130,13 @@ def validation_answer(errors: Sequence[Mapping[str, Any]]) -> JSONResponse:
     return JSONResponse(error_body("bad_request", "; ".join(parts)), status_code=400)
 
 
-def _unknown_game(error: Mapping[str, Any]) -> bool:
+def _loc(error: Mapping[str, object]) -> tuple[object, ...]:
+    """Where ``error`` is (pydantic's ``loc``: names and indexes), ``()`` if it says not."""
+    loc = error.get("loc", ())
+    return tuple(loc) if isinstance(loc, (tuple, list)) else ()
+
+
+def _unknown_game(error: Mapping[str, object]) -> bool:
     """Whether ``error`` is a well-formed game id that no game is registered under."""
     return error.get("type") == UNKNOWN_GAME and isinstance(error.get("input"), str)
 
@@ -132,6 +151,18 @@ def install(app: FastAPI, page: PageMaker) -> None:
     @app.exception_handler(ApiError)
     async def _api_error(_req: Request, exc: ApiError) -> JSONResponse:
         return JSONResponse(error_body(exc.code, exc.message), status_code=exc.status)
+
+    @app.exception_handler(TooManyRequests)
+    async def _too_many(_req: Request, exc: TooManyRequests) -> JSONResponse:
+        # 429 with Retry-After (RFC 6585): how many seconds until the rule lets one more.
+        return JSONResponse(
+            error_body(
+                "too_many_requests",
+                f"too many requests ({exc.rule}); try again in {exc.retry_after} s",
+            ),
+            status_code=429,
+            headers={"Retry-After": str(exc.retry_after)},
+        )
 
     @app.exception_handler(ActionRefused)
     async def _refused(_req: Request, exc: ActionRefused) -> JSONResponse:

@@ -39,6 +39,7 @@ class RedisFanout:
         self._sender: asyncio.Task[None] | None = None
         self._outbox: asyncio.Queue[str] = asyncio.Queue()
         self._ready = asyncio.Event()
+        self._sending = False
 
     async def start(self, handler: Handler) -> None:
         import redis.asyncio as aioredis
@@ -48,7 +49,17 @@ class RedisFanout:
         self._sender = asyncio.create_task(self._send())
         await asyncio.wait_for(self._ready.wait(), timeout=10)
 
+    async def flush(self, timeout: float = 2.0) -> None:
+        """Wait until every event published so far is sent (at most ``timeout`` s)."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while (not self._outbox.empty() or self._sending) and loop.time() < end:
+            if self._sender is None or self._sender.done():
+                return
+            await asyncio.sleep(0.005)
+
     async def stop(self) -> None:
+        await self.flush()  # what this process stored last reaches the others
         for task in (self._task, self._sender):
             if task is not None:
                 task.cancel()
@@ -75,6 +86,7 @@ class RedisFanout:
             batch = [await self._outbox.get()]
             while not self._outbox.empty() and len(batch) < 500:
                 batch.append(self._outbox.get_nowait())
+            self._sending = True
             try:
                 pipe = self._client().pipeline(transaction=False)
                 for data in batch:
@@ -85,6 +97,8 @@ class RedisFanout:
             except Exception as exc:  # the database has it all; others catch up on reload
                 log.warning("fan-out: publish failed: %s", exc)
                 await asyncio.sleep(0.2)
+            finally:
+                self._sending = False
 
     async def _listen(self, handler: Handler) -> None:
         while True:

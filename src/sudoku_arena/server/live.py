@@ -1,9 +1,10 @@
 """One game held in memory by the server: its committed states, log and messages.
 
 A :class:`LiveGame` holds only what is committed to storage. An action is first checked
-and applied on the side (:meth:`LiveGame.prepare`, which changes nothing), written to
-storage, and only then added (:meth:`LiveGame.commit`); so whatever the server shows
-anybody, at any moment, is on disk.
+and applied on the side (:meth:`LiveGame.prepare_move`, which changes nothing and builds
+the write), written to storage by the arena, and only then added
+(:meth:`LiveGame.commit_move`); so whatever the server shows anybody, at any moment, is
+on disk.
 
 The rules, the log and chance live in a :class:`~sudoku_arena.core.match.Match`, the
 same runner the command line and the library use: chance is derived from the game's
@@ -11,11 +12,8 @@ secret, its id and the ply (:mod:`sudoku_arena.core.fairness`), so a game rebuil
 a restart draws exactly what it would have drawn without the restart. The secret never
 leaves the server while the game goes on; only its commitment does.
 
-What observers receive is built here and only from the game's ``view`` (and SVG drawn
-from that view), plus the log, whose entries pass through the game's ``public_action``
-unless the observer may see them: a chance outcome is shown in full only to an observer
-whose own view tells it apart from every other possible outcome (a tile a player drew
-reads ``draw 5`` to him, ``draw`` to everybody else).
+What observers receive is built in :mod:`sudoku_arena.server.views` (the messages
+half of :class:`LiveGame`), only from the game's ``view``.
 """
 
 from __future__ import annotations
@@ -23,12 +21,9 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
-import json
 import time
 from collections.abc import Sequence
-from dataclasses import replace
-
-import orjson
+from dataclasses import dataclass, replace
 
 from sudoku_arena.core.endings import (
     OUTSIDE_RULES,
@@ -47,20 +42,13 @@ from sudoku_arena.core.errors import (
 from sudoku_arena.core.fairness import ClientSeed, secret_from_seed
 from sudoku_arena.core.match import LogEntry, Match, Pending
 from sudoku_arena.core.protocol import AnyGame
-from sudoku_arena.core.registry import build, entry_of
+from sudoku_arena.core.registry import build
 from sudoku_arena.core.types import JsonDict, Outcome
 from sudoku_arena.server.clock import Clock
-from sudoku_arena.server.storage import GameRow, SeatRow
-
-#: Largest number of messages kept for one position (views and boards are kept for the
-#: current position only, one per observer).
-_CACHE = 16
-
-
-def _encode(value: object) -> str:
-    """Compact JSON for what is sent on the wire (orjson: messages are most of a move's
-    cost on the server)."""
-    return orjson.dumps(value).decode()
+from sudoku_arena.server.db.games import AppendActions, EndGame, GameRow
+from sudoku_arena.server.db.seats import SeatRow
+from sudoku_arena.server.views import Views
+from sudoku_arena.server.views import draw_page as draw_page  # where callers found it
 
 
 class ActionRefused(Exception):
@@ -89,8 +77,49 @@ class GameUnavailable(Exception):
         self.reason = reason
 
 
-class LiveGame:
-    """A game's committed history and the messages observers get about it."""
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A checked move, not stored yet (:meth:`LiveGame.prepare_move`): ``op`` is the
+    write that stores it; :meth:`LiveGame.commit_move` adds it once written."""
+
+    seat: int
+    pending: Pending
+    clock: Clock | None  # the clocks once it is stored (timed games)
+    bot_due: bool  # whether a bot is to move after it
+    op: AppendActions
+
+
+@dataclass(frozen=True, slots=True)
+class Ending:
+    """An ending outside the rules (resignation, abort, agreed draw, time, abandonment,
+    a claimed win), not stored yet: ``op`` stores it if the database agrees;
+    :meth:`LiveGame.commit_end` applies it once written."""
+
+    outcome: Outcome
+    clock: Clock | None  # the stopped clocks (timed games)
+    op: EndGame
+
+
+@dataclass(frozen=True, slots=True)
+class Committed:
+    """What a stored move or ending changed: plies ``start`` up to ``ply``; the seats
+    to move now (``to_move``, empty once over) and the bots among them; the outcome
+    once the game is over. What the arena tells everybody is built from it."""
+
+    game_id: str
+    game: str
+    start: int
+    ply: int
+    by: int | None
+    to_move: tuple[int, ...]
+    bots: tuple[int, ...]
+    outcome: JsonDict | None
+    over: bool
+
+
+class LiveGame(Views):
+    """A game's committed history and (:class:`~sudoku_arena.server.views.Views`) the
+    messages observers get about it."""
 
     def __init__(
         self, row: GameRow, game: AnyGame | None = None, *, read_only: str | None = None
@@ -129,7 +158,6 @@ class LiveGame:
             raise ReplayMismatchError(0, f"the stored game cannot be set up: {exc}") from None
         self.game: AnyGame = game
         self.spec = game.spec
-        self._shared_views = not (game.spec.hidden_information or game.spec.simultaneous)
         self.status = row.status
         self.outcome: JsonDict | None = row.outcome
         if self.over and row.outcome is not None:
@@ -143,11 +171,7 @@ class LiveGame:
         #: Grows with every change observers are sent (moves, offers, the end).
         self.version = 0
         self.rematch: str | None = row.rematch
-        self._views: dict[tuple[int, int | None], JsonDict] = {}
-        self._svgs: dict[tuple[int, str], str] = {}
-        self._view_texts: list[tuple[JsonDict, str]] = []  # current position only
-        self._msgs: dict[tuple[int, int | None, int], str] = {}
-        self._visible: dict[tuple[int, int | None], str] = {}
+        self._start_views()
         #: Held while an action on this game is checked and stored (one at a time).
         self.lock = asyncio.Lock()
 
@@ -249,7 +273,7 @@ class LiveGame:
         if self.clock is None:
             return None
         c = self.clock.control
-        return {"minutes": c.minutes, "increment": c.increment, "words": c.words()}
+        return {"minutes": c.minutes, "increment": c.increment, "days": c.days, "words": c.words()}
 
     def clock_json(self) -> JsonDict | None:
         """The clocks as sent to clients: seconds ``left`` per seat as of ``since`` (the
@@ -319,15 +343,12 @@ class LiveGame:
         """Something observers are sent changed (a draw offer, the status): the messages
         built so far are stale, and clients that saw this ply get the position again."""
         self.version += 1
-        self._msgs.clear()
+        self._forget_messages()
 
     def _forget_position(self) -> None:
         """Drop what was built for the previous position (views, boards, messages)."""
         self.version += 1
-        self._views.clear()
-        self._view_texts.clear()
-        self._svgs.clear()
-        self._msgs.clear()
+        self._forget_views()
 
     def commit(self, pending: Pending, clock: Clock | None = None) -> None:
         """Add a written ``pending`` to the history (with the clocks written with it)."""
@@ -339,6 +360,79 @@ class LiveGame:
         if pending.outcome is not None:
             self.status = "finished"
             self.outcome = pending.outcome.to_json()
+
+    def prepare_move(
+        self, seat: int, ply: int, action: str, now: float, *, check_seeds: bool
+    ) -> Move | Ending:
+        """Check ``action`` by ``seat`` made at ``ply`` at time ``now`` and build its write.
+
+        Changes nothing. Returns the :class:`Move` to store, or the :class:`Ending` on
+        time to store instead when a clock ran out before the move came. With
+        ``check_seeds`` (several processes, a game with chance) the write is refused if
+        the stored client seeds differ from the ones the chance was drawn with. Raises
+        :class:`ActionRefused` with a clear message.
+        """
+        flag = self.flag_ending(now)
+        if flag is not None:
+            return self.prepare_end(flag[0], flag[1], flag_at=now)
+        pending = self.prepare(seat, ply, action)
+        due = self.bot_due(pending.states[-1])
+        clock = self.clock_after(pending, now)
+        op = AppendActions(
+            self.id,
+            [(e.ply, e.actor, e.action) for e in pending.entries],
+            None if pending.outcome is None else pending.outcome.to_json(),
+            # Written only when it changes: most moves leave it as it was.
+            bot_to_move=None if due == self.bot_flag else due,
+            seeds=(
+                [c.to_json() for c in self.match.chance.client_seeds]
+                if check_seeds and self.spec.chance
+                else None
+            ),
+            clock=None if clock is None else clock.to_json(),
+            deadline=None if clock is None else clock.deadline(),
+        )
+        return Move(seat, pending, clock, due, op)
+
+    def commit_move(self, move: Move) -> Committed:
+        """Add ``move``, now stored; what it changed."""
+        start = self.ply
+        self.commit(move.pending, move.clock)
+        self.bot_flag = move.bot_due
+        return self._committed(start, move.seat)
+
+    def prepare_end(
+        self,
+        outcome: Outcome,
+        clock: Clock | None,
+        *,
+        flag_at: float | None = None,
+        idle_before: float | None = None,
+    ) -> Ending:
+        """The write ending the game now with ``outcome`` (``flag_at``: a loss on time,
+        stored only if the database's clock agrees it ran out; ``idle_before``:
+        abandonment, stored only if nothing was stored since then)."""
+        op = EndGame(
+            self.id,
+            self.ply,
+            outcome.to_json(),
+            flag_at=flag_at,
+            idle_before=idle_before,
+            clock=None if clock is None else clock.to_json(),
+        )
+        return Ending(outcome, clock, op)
+
+    def commit_end(self, ending: Ending) -> Committed:
+        """Apply ``ending``, now stored; what it changed."""
+        self.end(ending.outcome, ending.clock)
+        return self._committed(self.ply, None)
+
+    def _committed(self, start: int, by: int | None) -> Committed:
+        to_move = () if self.over else tuple(self.to_move())
+        bots = () if self.read_only else tuple(p for p in to_move if self.seats[p].kind == "bot")
+        return Committed(
+            self.id, self.spec.id, start, self.ply, by, to_move, bots, self.outcome, self.over
+        )
 
     def apply_entries(self, entries: list[tuple[int, int | None, str]]) -> None:
         """Add entries committed elsewhere (another server process); checks each one."""
@@ -441,196 +535,3 @@ class LiveGame:
             (ClientSeed(int(c["seat"]), str(c["seed"]), int(c["ply"])) for c in seeds),
             key=lambda c: c.seat,
         )
-
-    # -- what observers see --------------------------------------------------------------------
-
-    def view(self, observer: int | None) -> JsonDict:
-        """``observer``'s view of the current position, built once per position.
-
-        In games with neither hidden information nor simultaneous moves every view is the
-        public one with its own ``observer`` field (``Game.view``'s contract), so the game
-        builds one view per position, not one per seat.
-        """
-        key = (self.ply, observer)
-        v = self._views.get(key)
-        if v is None:
-            if observer is None or not self._shared_views:
-                v = self.game.view(self.state, observer)
-            else:
-                public = self.view(None)
-                v = {**public, "observer": observer} if "observer" in public else public
-            self._views[key] = v
-        return v
-
-    def view_json(self, observer: int | None) -> str:
-        """``observer``'s view as JSON; seats whose views differ only in the
-        ``observer`` field (every seat, in most games without secrets) share one
-        encoding of the rest."""
-        v = self.view(observer)
-        if "observer" not in v:
-            return _encode(v)
-        rest = {k: x for k, x in v.items() if k != "observer"}
-        text = next((t for seen, t in self._view_texts if seen == rest), None)
-        if text is None:
-            text = _encode(rest)
-            self._view_texts.append((rest, text))
-        head = '{"observer":' + _encode(v["observer"])
-        return head + "}" if text == "{}" else head + "," + text[1:]
-
-    def svg(self, observer: int | None) -> str:
-        """The board and the panel beside it for ``observer``, drawn from his view, as two
-        SVG documents on two lines (see :func:`draw_page`).
-
-        Games without hidden information draw the same board for every observer whose
-        view is the same apart from the ``observer`` field, so it is drawn once per
-        position and shared (renderers must not depend on ``observer`` there).
-        """
-        v = self.view(observer)
-        if self.spec.hidden_information:
-            key = (self.ply, f"o{observer}")
-        else:
-            key = (self.ply, json.dumps({**v, "observer": None}, sort_keys=True))
-        svg = self._svgs.get(key)
-        if svg is None:
-            svg = draw_page(self.game, v)
-            self._svgs[key] = svg
-        return svg
-
-    def entry_text(self, index: int, observer: int | None) -> str:
-        """The log entry ``index`` as ``observer`` may read it.
-
-        Everything once the game is over, and a seat's own actions. Otherwise what the
-        game's ``public_action`` makes of it (``draw`` for a secret ``draw 5``), except a
-        chance outcome the observer's own view tells apart from every other possible
-        outcome (the player who drew the tile sees ``draw 5``).
-        """
-        entry = self.log[index]
-        if self.over or (entry.actor is not None and entry.actor == observer):
-            return entry.action
-        public = self._public(entry.action)
-        if public == entry.action or entry.actor is not None:
-            return public
-        key = (index, observer)
-        shown = self._visible.get(key)
-        if shown is None:
-            game = self.game
-            before = self.states[index]
-            mine = _canon(game.view(self.states[index + 1], observer))
-            shown = entry.action
-            for a, _p in game.chance_outcomes(before):
-                if game.format_action(a) == entry.action:
-                    continue
-                if _canon(game.view(game.apply(before, a, None), observer)) == mine:
-                    shown = public  # the observer cannot tell this outcome from another
-                    break
-            self._visible[key] = shown
-        return shown
-
-    def _public(self, text: str) -> str:
-        redact = getattr(self.game, "public_action", None)
-        return str(redact(text)) if redact is not None else text
-
-    def log_json(
-        self, observer: int | None, start: int = 0, shared: bool = False
-    ) -> list[JsonDict]:
-        """The log from ``start`` as ``observer`` may read it. On a ``shared`` screen (one
-        device holding several seats, passed from hand to hand) chance entries read as
-        everybody may read them: the next player's draw is not for the others' eyes."""
-        log = self.log
-        explain = entry_of(self.game).explain or _no_words
-        out = []
-        for i in range(start, self.ply):
-            text = self.entry_text(i, None if shared and log[i].actor is None else observer)
-            # ``says``: the text in words, read from the text as shown (nothing more).
-            out.append({"ply": i, "actor": log[i].actor, "action": text, "says": explain(text)})
-        return out
-
-    def state_message(
-        self, observer: int | None, log_from: int = 0, svg: bool = True, shared: bool = False
-    ) -> str:
-        """The message pushing the current position to ``observer``.
-
-        One JSON object on the first line, then the SVG board and the SVG panel on a line
-        each (JSON never contains a raw newline, so the first newline ends the header);
-        without ``svg`` (clients that do not draw) the JSON line alone. ``buttons`` names
-        in words the legal actions that are played by a button, not on the board. The
-        log holds the entries from ``log_from`` on (``shared``: see :meth:`log_json`),
-        each with ``says``, its notation in words. ``guide`` is for a seat that may act
-        now: what to do and where, in a sentence drawn from its own view (``null`` for
-        everybody else).
-        """
-        log_from = max(0, min(log_from, self.ply))
-        key = (self.ply, observer, (log_from if svg else -1 - log_from) * 2 + int(shared))
-        msg = self._msgs.get(key)
-        if msg is not None:
-            return msg
-        header = {
-            "type": "state",
-            "game_id": self.id,
-            "seat": observer,
-            "ply": self.ply,
-            "status": self.status,
-            "outcome": self.outcome,
-            "rematch": self.rematch,
-            "draw_offer": self.draw_offer,
-            "clock": self.clock_json(),
-            "log_from": log_from,
-            "log": self.log_json(observer, log_from, shared),
-            "buttons": entry_of(self.game).buttons(self.view(observer)),
-            "guide": self.guide(observer),
-        }
-        msg = _encode(header)[:-1] + ',"view":' + self.view_json(observer) + "}"
-        if svg:
-            msg += "\n" + self.svg(observer)
-        if len(self._msgs) < _CACHE:
-            self._msgs[key] = msg
-        return msg
-
-    def guide(self, observer: int | None) -> str | None:
-        """What ``observer`` is to do now (the game's guide, from his own view), or
-        ``None`` when he may not act: a spectator, a seat not to move, a game over."""
-        found = entry_of(self.game).guide
-        if found is None or observer is None or self.over or self.read_only:
-            return None
-        view = self.view(observer)
-        if observer not in view.get("to_move", ()):
-            return None
-        return found(view) or None
-
-    def record_json(self) -> JsonDict:
-        """The record: in full once the game is over (secret revealed, so anyone can
-        check every draw); while it runs, the public record: the commitment and every
-        action as a spectator may read it, with no secret draw and no secret."""
-        rec = self.match.record(reveal=self.over)
-        data: JsonDict = rec.to_json()
-        data["players"] = list(self.row.players)
-        if not self.over:
-            data["actions"] = [
-                {"ply": e["ply"], "actor": e["actor"], "action": e["action"]}
-                for e in self.log_json(None)
-            ]
-            for e in data["actions"]:
-                if e["actor"] is None:
-                    e["actor"] = "chance"
-        return data
-
-
-def draw_page(game: AnyGame, view: JsonDict) -> str:
-    """The board and the panel beside it as two SVG documents, one line each.
-
-    Newlines inside a drawing are only whitespace in SVG, so they are folded into
-    spaces and the two drawings can travel newline-separated after a JSON header.
-    """
-    entry = entry_of(game)
-    board = entry.render_svg(view).replace("\n", " ")
-    panel = entry.render_panel(view).replace("\n", " ") if entry.render_panel else ""
-    return board + "\n" + panel
-
-
-def _no_words(text: str) -> str:
-    """The explanation of a game that has none."""
-    return ""
-
-
-def _canon(view: JsonDict) -> str:
-    return json.dumps(view, sort_keys=True, separators=(",", ":"))

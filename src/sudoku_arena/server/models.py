@@ -127,6 +127,28 @@ class ClockRequest(_Strict):
     )
 
 
+class CorrespondenceRequest(_Strict):
+    days: int = Field(
+        ge=1,
+        le=14,
+        description="a correspondence game: days each player has for each move (the game "
+        "waits across restarts; a player whose days run out loses)",
+    )
+
+
+def _clock_kind(clock: object) -> str:
+    """A body with ``days`` asks for a correspondence game, any other a chess clock."""
+    has_days = "days" in clock if isinstance(clock, dict) else hasattr(clock, "days")
+    return "days" if has_days else "minutes"
+
+
+#: A chess clock or days per move, told apart by ``days`` (errors name the right fields).
+TimeControlRequest = Annotated[
+    Annotated[ClockRequest, Tag("minutes")] | Annotated[CorrespondenceRequest, Tag("days")],
+    Discriminator(_clock_kind),
+]
+
+
 class CreateMatchRequest(_Strict):
     game: GameId = Field(description="the game's id")
     params: dict[str, ParamValue] = Field(default_factory=dict)
@@ -134,8 +156,10 @@ class CreateMatchRequest(_Strict):
         default=None, min_length=1, max_length=8, description="one entry per seat (default: people)"
     )
     mode: Mode = "invite"
-    clock: ClockRequest | None = Field(
-        default=None, description="a time control (none: untimed); a player out of time loses"
+    clock: TimeControlRequest | None = Field(
+        default=None,
+        description="a time control (none: untimed): {minutes, increment} for a chess clock, "
+        "or {days} per move for a correspondence game; a player out of time loses",
     )
     visibility: Visibility | None = Field(
         default=None,
@@ -147,6 +171,12 @@ class CreateMatchRequest(_Strict):
         description="hints from the search during the game (default: on against bots, "
         "off between people; turned on between people, it waits for every other "
         "person's agreement); stated to everybody who opens the game",
+    )
+    rated: bool = Field(
+        default=False,
+        description="a rated game: made by a signed-in person, every person's seat held by "
+        "an account, bots only at rated levels (GET /api/bots/{game}/ratings), no coach, "
+        "no takebacks; the result moves the ratings",
     )
     # Documented as matching no value (any seed makes the request not match), and read
     # only to answer seed_refused, which says why online chance cannot be chosen.
@@ -239,9 +269,14 @@ class ClientSeedInfo(BaseModel):
 
 
 class TimeControlInfo(BaseModel):
-    minutes: float
-    increment: float
-    words: str
+    """A game's time control: a chess clock (``minutes`` + ``increment`` seconds per move,
+    ``days`` 0) or a correspondence game's ``days`` per move (``minutes`` and
+    ``increment`` 0)."""
+
+    minutes: float = Field(description="a chess clock's minutes per player (0: correspondence)")
+    increment: float = Field(description="seconds added per move (0: correspondence)")
+    days: int = Field(default=0, description="a correspondence game's days per move (0: a clock)")
+    words: str = Field(description="for people: '5 min + 3 s' or '3 days per move'")
 
 
 class MatchInfo(BaseModel):
@@ -271,6 +306,11 @@ class MatchInfo(BaseModel):
     host_seat: int | None = Field(description="the creator's seat: may re-issue invites")
     clock: TimeControlInfo | None
     claimed: list[bool] = Field(description="per seat, whether a device claimed its link")
+    rated: bool = Field(
+        default=False,
+        description="a rated game (GET /api/matches/{id} only): the result moves the "
+        "players' ratings; no takebacks, no coach",
+    )
 
 
 class SeatLink(BaseModel):
@@ -458,7 +498,10 @@ class MistakeInfo(BaseModel):
 
 class AnalysisResponse(BaseModel):
     game_id: str
-    status: Literal["pending", "done", "failed"]
+    status: Literal["pending", "done", "failed", "off"] = Field(
+        description="pending (ask again), done, failed, or off: this server does not "
+        "analyse games (its operator turned analysis off)"
+    )
     seats: list[str]
     plies: int = Field(description="actions in the game: positions are 0 to plies")
     analysed: int = Field(description="positions evaluated so far")

@@ -16,8 +16,6 @@ corrects the two places where FastAPI's document would not say what this server 
 
 from __future__ import annotations
 
-from typing import Any
-
 from sudoku_arena.core.types import JsonDict
 from sudoku_arena.server.models import ErrorResponse
 
@@ -26,22 +24,28 @@ _MEANING = {
     400: "The request does not match this document (bad_json, bad_request: the "
     "message names the field and what is allowed), or a refused field (seed_refused, "
     "bad_client_seed).",
+    401: "Not signed in (sign_in_required), or a wrong user name or password (bad_credentials).",
     403: "A seat's token is missing or wrong (bad_token), or the seat may not do that "
     "(forbidden, private, coach_off: no hints in that game, coach_not_agreed: not every "
-    "person in the game has agreed to the coach yet).",
+    "person in the game has agreed to the coach yet, seat_of_another_account: the seat "
+    "belongs to another account than the one signed in), or a signed-in browser's change "
+    "without its X-CSRF-Token (csrf_failed).",
     404: "There is no game with that id (not_found), or no such ply.",
     409: "The game's state does not allow it now (stale, not_your_turn, game_over, "
     "not_over, read_only, seat_elsewhere, seat_taken, full, already_seated, "
-    "not_asked: that seat is not asked to agree to the coach).",
+    "not_asked: that seat is not asked to agree to the coach, name_taken: that user "
+    "name has an account).",
     413: "The request body is too large (too_large).",
     422: "Well formed but refused by the rules: an unknown game (unknown_game), "
     "options or seats the game does not offer (invalid), an illegal action (illegal, "
     "notation, bad_seat). The message says what is allowed.",
+    429: "Too many requests of this kind from this address or for this account "
+    "(too_many_requests): Retry-After says in how many seconds to try again.",
     503: "The game is set aside or could not be saved (unavailable): nothing changed.",
 }
 
 
-def documented(*statuses: int) -> dict[int | str, dict[str, Any]]:
+def documented(*statuses: int) -> dict[int | str, dict[str, object]]:
     """The ``responses=`` of a route that refuses with these statuses."""
     return {s: {"model": ErrorResponse, "description": _MEANING[s]} for s in statuses}
 

@@ -38,9 +38,14 @@ def web_file(name: str) -> str:
 def web_scripts() -> frozenset[str]:
     """The browser scripts shipped in ``sudoku_arena/web``, by file name: the ES modules
     that ``arena.js`` imports (``./board.js``...) and ``analysis.js``. Only these are
-    served under ``/static/``."""
+    served under ``/static/`` (the service worker, ``sw.js``, is served at ``/sw.js``
+    so that its scope is the whole site)."""
     folder = importlib.resources.files(WEB_PACKAGE)
-    return frozenset(f.name for f in folder.iterdir() if f.name.endswith(".js") and f.is_file())
+    return frozenset(
+        f.name
+        for f in folder.iterdir()
+        if f.name.endswith(".js") and f.name != "sw.js" and f.is_file()
+    )
 
 
 def player_help(p: ParamSpec, specs: tuple[ParamSpec, ...] = ()) -> tuple[str, str]:

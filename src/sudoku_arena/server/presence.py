@@ -9,15 +9,26 @@ while he stays, and a claim is checked against what is stored, never against wha
 client says. A script or bot playing over HTTP counts as here whenever it asks for the
 position or acts. Whatever a process has not seen itself it counts from when it opened
 the game, so a restart gives everybody the whole time to come back.
+
+:class:`Attendance` keeps the times and decides claims; :class:`Presence` is the
+arena's side (its ``presence``, ``announce_presence``, ``seen_over_http``,
+``write_seen``): the seats connected here, what the connections are told, the writes.
 """
 
 from __future__ import annotations
 
+import contextlib
+import json
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
+from sudoku_arena.server.db.engine import StorageError
+from sudoku_arena.server.db.seats import MarkSeen, SeatRow
 from sudoku_arena.server.live import ActionRefused, LiveGame
-from sudoku_arena.server.seating import HUMAN
-from sudoku_arena.server.storage import MarkSeen, SeatRow
+from sudoku_arena.server.seating import BOT, HUMAN
+
+if TYPE_CHECKING:
+    from sudoku_arena.server.arena import Arena
 
 #: Seconds away after which the win may be claimed, unless the server is told otherwise.
 CLAIM_AFTER = 60.0
@@ -157,3 +168,59 @@ class Attendance:
                     f"can be claimed after {window:g}",
                 )
         return [s.seat for s in others]
+
+
+class Presence:
+    """Who is connected to one arena's games, told to their connections and written
+    for the fleet (through the arena's :class:`Attendance`)."""
+
+    def __init__(self, arena: Arena) -> None:
+        self.arena = arena
+
+    def here(self, lg: LiveGame) -> list[bool]:
+        """For each seat, whether a device holding it is connected to this process."""
+        here = [False] * lg.num_players
+        for c in self.arena.clients.get(lg.id, ()):
+            for s in c.seats:
+                here[s] = True
+        return here
+
+    def announce(self, lg: LiveGame) -> None:
+        """Tell every connection who is here: ``seats`` (connected here), ``away`` (the
+        seconds each person's seat has been gone, ``null`` while here) and
+        ``claim_after`` (the seconds after which the last person left may claim the
+        win; ``null``: not in this game)."""
+        attendance = self.arena.attendance
+        here = self.changed(lg)
+        clients = self.arena.clients.get(lg.id, ())
+        watchers = sum(1 for c in clients if not c.seats)
+        away = attendance.away(lg.id, here)
+        msg = {
+            "type": "presence",
+            "seats": here,
+            "watchers": watchers,
+            "away": [None if s.kind == BOT else a for s, a in zip(lg.seats, away, strict=True)],
+            "claim_after": attendance.window(lg),
+        }
+        text = json.dumps(msg)
+        for c in clients:
+            c.push(text)
+
+    def changed(self, lg: LiveGame) -> list[bool]:
+        """Record who is here now (written for the other processes if anybody came or
+        went); the seats held here."""
+        here = self.here(lg)
+        self._mark_seen(self.arena.attendance.update(lg.id, here))
+        return here
+
+    def seen_over_http(self, lg: LiveGame, seat: int) -> None:
+        """A client without a connection asked or acted for ``seat``: he is here."""
+        self._mark_seen(self.arena.attendance.seen(lg.id, lg.num_players, seat))
+
+    def _mark_seen(self, op: MarkSeen | None) -> None:
+        if op is not None:
+            self.arena.background(self.write_seen(op))
+
+    async def write_seen(self, op: MarkSeen) -> None:
+        with contextlib.suppress(StorageError):  # the next beat writes it again
+            await self.arena.storage.write(op)

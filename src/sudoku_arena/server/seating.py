@@ -5,9 +5,11 @@ open seat is taken from the lobby.
 
 A device is known by the SHA-256 of a secret token it keeps for itself (a browser keeps
 one in its storage). The database decides every change by conditional updates
-(:class:`~sudoku_arena.server.storage.ClaimSeat`,
-:class:`~sudoku_arena.server.storage.ReissueSeat`); other processes hear of it through
+(:class:`~sudoku_arena.server.db.seats.ClaimSeat`,
+:class:`~sudoku_arena.server.db.seats.ReissueSeat`); other processes hear of it through
 the fan-out, or find it at their next look at the database.
+
+A new game's seats are set up here too (:func:`new_seats`, :func:`creators_seeds`).
 """
 
 from __future__ import annotations
@@ -16,20 +18,22 @@ import asyncio
 import contextlib
 import json
 import secrets
-from collections.abc import Callable, Iterable, Mapping
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Protocol
 
+from sudoku_arena.ai import make_agent
+from sudoku_arena.core.errors import InvalidParameterError
+from sudoku_arena.core.fairness import ClientSeed, check_client_seed
+from sudoku_arena.core.protocol import AnyGame
+from sudoku_arena.server.db.accounts import LinkSeats
+from sudoku_arena.server.db.engine import SeatTaken, Storage, StorageError, Together
+from sudoku_arena.server.db.seats import ClaimSeat, ReissueSeat, ResumeSeat, SeatRow, load_seats
 from sudoku_arena.server.fanout import RedisFanout
 from sudoku_arena.server.live import ActionRefused, LiveGame, hash_token
-from sudoku_arena.server.storage import (
-    ClaimSeat,
-    ReissueSeat,
-    SeatTaken,
-    Storage,
-    StorageError,
-)
 
-HUMAN = "human"
+HUMAN, BOT = "human", "bot"
 
 SEAT_ELSEWHERE = (
     "this seat is being played on another device; move it here to play on this one "
@@ -64,36 +68,57 @@ class Seating:
         self.clients = clients
         self._announce = announce  # presence changed: a connection lost a seat
 
+    def _alone(self) -> bool:
+        """Whether this process is the only one writing the seats (no fleet)."""
+        return self.fanout is None and not self.storage.shared
+
     async def reload(self, lg: LiveGame) -> None:
         """Take the seats as the database has them (several processes only)."""
-        if self.fanout is None and not self.storage.shared:
+        if self._alone():
             return
-        lg.set_seats(await asyncio.to_thread(self.storage.load_seats, lg.id))
+        lg.set_seats(await asyncio.to_thread(load_seats, self.storage.engine, lg.id))
 
     async def claim(
-        self, lg: LiveGame, seat: int, token_hash: str, device: str, *, move: bool = False
+        self,
+        lg: LiveGame,
+        seat: int,
+        token_hash: str,
+        device: str,
+        *,
+        move: bool = False,
+        account: int | None = None,
     ) -> bool:
         """The device whose token hashes to ``device`` claims ``seat`` with the seat's
         link (its token hashes to ``token_hash``); ``True`` when the seat moved here from
         another device (which is told, and loses it). Raises :class:`ActionRefused`
         (``seat_elsewhere``) when another device holds the seat and ``move`` is not set,
-        (``bad_token``) when the link was replaced meanwhile."""
+        (``bad_token``) when the link was replaced meanwhile. With ``account`` (a
+        signed-in person's) the seat is linked to that account in the same commit
+        (a seat linked to an account already stays with it)."""
         await self.reload(lg)
         if lg.seats[seat].token_hash != token_hash:
             raise ActionRefused("bad_token", "that link was replaced by a new one")
+        link = None if account is None else LinkSeats(account, ((lg.id, seat),))
         held = lg.seat_device(seat)
         if held == device:
+            if link is not None:
+                await self.storage.write(link)
             return False
         if held is not None and not move:
             raise ActionRefused("seat_elsewhere", SEAT_ELSEWHERE)
+        claim = ClaimSeat(lg.id, seat, token_hash, device, move=move)
         try:
-            await self.storage.write(ClaimSeat(lg.id, seat, token_hash, device, move=move))
+            await self.storage.write(claim if link is None else Together((claim, link)))
         except SeatTaken:
             await self.reload(lg)
             raise ActionRefused("seat_elsewhere", SEAT_ELSEWHERE) from None
         except StorageError:
             raise ActionRefused("unavailable", "the seat could not be claimed; try again") from None
-        lg.set_seats(await asyncio.to_thread(self.storage.load_seats, lg.id))
+        if self._alone():  # the seats in memory are the stored ones, but for this claim
+            claimed = replace(lg.seats[seat], claimed_by=device, claimed_at=time.time())
+            lg.set_seats([claimed if s.seat == seat else s for s in lg.seats])
+        else:
+            lg.set_seats(await asyncio.to_thread(load_seats, self.storage.engine, lg.id))
         self._changed(lg)
         return held is not None
 
@@ -129,6 +154,20 @@ class Seating:
                     return s.seat, await self._new_token(lg, s.seat, device)
         raise ActionRefused("full", "every seat of this game is taken")
 
+    async def resume(self, lg: LiveGame, seat: int, device: str) -> str:
+        """A fresh token for ``seat``, claimed by ``device`` at once: its account takes
+        the seat back on this device (the caller checked the account). As with a move to
+        this device, the device that held it is told and loses it; its old link stops
+        working too (the new token replaces it)."""
+        token = secrets.token_urlsafe(18)
+        try:
+            await self.storage.write(ResumeSeat(lg.id, seat, hash_token(token), device))
+        except StorageError:
+            raise ActionRefused("unavailable", "that could not be saved; try again") from None
+        lg.set_seats(await asyncio.to_thread(load_seats, self.storage.engine, lg.id))
+        self._changed(lg)
+        return token
+
     async def _new_token(self, lg: LiveGame, seat: int, device: str | None) -> str:
         token = secrets.token_urlsafe(18)
         try:
@@ -138,7 +177,7 @@ class Seating:
             raise ActionRefused("seat_taken", "somebody took that seat first") from None
         except StorageError:
             raise ActionRefused("unavailable", "that could not be saved; try again") from None
-        lg.set_seats(await asyncio.to_thread(self.storage.load_seats, lg.id))
+        lg.set_seats(await asyncio.to_thread(load_seats, self.storage.engine, lg.id))
         self._changed(lg)
         return token
 
@@ -178,3 +217,68 @@ class Seating:
                 c.resync()
         if changed:
             self._announce(lg)
+
+
+# -- a new game's seats ---------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class SeatSpec:
+    """Who sits in a seat when a game is created."""
+
+    kind: str  # "human" or "bot"
+    agent: str | None = None  # bot: agent name (random, greedy, easy, ...)
+    name: str | None = None
+
+
+def new_seats(
+    game: AnyGame,
+    seats: Sequence[SeatSpec],
+    token_hashes: Sequence[str | None] | None = None,
+    claims: Sequence[str | None] | None = None,
+) -> tuple[list[SeatRow], dict[int, str]]:
+    """The stored seats of a new ``game``, and the secret tokens of the human seats
+    not given a token's hash (``token_hashes``) by seat; ``claims``: the devices that
+    hold seats already. Raises :class:`InvalidParameterError` for a wrong number of
+    seats, kind or bot name (with what is allowed)."""
+    n = game.num_players
+    if len(seats) != n:
+        raise InvalidParameterError(f"{len(seats)} seats given for {n} players")
+    rows: list[SeatRow] = []
+    tokens: dict[int, str] = {}
+    for i, s in enumerate(seats):
+        if s.kind == BOT:
+            agent = (s.agent or "").strip()
+            make_agent(agent, game, seed=0)  # refuses unknown names with the list
+            name = (s.name or f"{agent} (bot)").strip()[:40]
+            rows.append(SeatRow(i, BOT, agent, name, None))
+        elif s.kind == HUMAN:
+            if token_hashes is not None and token_hashes[i] is not None:
+                th = token_hashes[i]
+            else:
+                tokens[i] = secrets.token_urlsafe(18)
+                th = hash_token(tokens[i])
+            name = (s.name or f"player {i + 1}").strip()[:40] or f"player {i + 1}"
+            claim = claims[i] if claims is not None else None
+            rows.append(SeatRow(i, HUMAN, None, name, th, claim))
+        else:
+            raise InvalidParameterError(
+                f"seat {i}: kind {s.kind!r} is not offered; allowed: human, bot"
+            )
+    return rows, tokens
+
+
+def creators_seeds(
+    client_seeds: Mapping[int, str] | None, rows: Sequence[SeatRow]
+) -> list[ClientSeed]:
+    """The creator's contributions to chance (text by seat), checked: human seats
+    only, each a valid client seed (:class:`InvalidParameterError` says which not)."""
+    seeds: list[ClientSeed] = []
+    for seat, text in sorted((client_seeds or {}).items()):
+        if not 0 <= seat < len(rows) or rows[seat].kind != HUMAN:
+            raise InvalidParameterError(f"client seed for seat {seat}: not a human seat")
+        try:
+            seeds.append(ClientSeed(seat, check_client_seed(text), 0))
+        except ValueError as exc:
+            raise InvalidParameterError(f"client seed for seat {seat}: {exc}") from None
+    return seeds

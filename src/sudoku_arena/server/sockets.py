@@ -21,6 +21,11 @@ JSON text messages, at most ``max_message`` bytes each:
   the ``outcome`` with its ``code`` (``resign``, ``abort``, ``agreed``...). A declined
   offer is told to the offering seat: server ``notice`` with ``event``
   ``draw_declined``, ``seat`` (who declined) and ``text``.
+* client ``{"type": "chat", "text": "..."}``, ``{"type": "chat_mute", "seat": 1,
+  "mute": true}``; server ``chat_history`` (after ``welcome``), ``chat``,
+  ``chat_muted``: the game's chat (see :mod:`sudoku_arena.server.chat`).
+* client ``{"type": "takeback", "seat": 0, "answer": "ask"}`` (or ``accept``,
+  ``decline``); server ``takeback``: see :mod:`sudoku_arena.server.takeback`.
 * client ``{"type": "claim_win", "seat": 0}``: in an invite game without a clock, the
   last person still there claims the win once every other person has been away (no
   device connected) for the server's ``claim_after`` seconds; the outcome's ``code``
@@ -60,7 +65,10 @@ from starlette.types import Receive, Scope, Send
 
 from sudoku_arena.core.registry import entry_of
 from sudoku_arena.core.types import JsonDict
+from sudoku_arena.server import logs, metrics
+from sudoku_arena.server.accounts import foreign_seats
 from sudoku_arena.server.arena import Arena, Client
+from sudoku_arena.server.chat import ChatRefused
 from sudoku_arena.server.live import ActionRefused, GameUnavailable, LiveGame, hash_token
 from sudoku_arena.server.models import MAX_ACTION, MAX_TOKENS
 from sudoku_arena.server.seating import SEAT_ELSEWHERE
@@ -68,6 +76,7 @@ from sudoku_arena.server.seating import SEAT_ELSEWHERE
 
 def ws_error(code: str, message: str, msg_id: object = None, rulings: tuple[str, ...] = ()) -> str:
     """An error message for the client; ``rulings``: the IDs of the rules behind it."""
+    metrics.refused(code)
     out: JsonDict = {"type": "error", "code": code, "message": message, "id": msg_id}
     if rulings:
         out["rulings"] = list(rulings)
@@ -82,6 +91,9 @@ async def serve_socket(
     if first["type"] != "websocket.connect":
         return
     await send({"type": "websocket.accept"})
+    if arena.draining:  # shutting down: the page reconnects at once, to another process
+        await send({"type": "websocket.close", "code": 1012})
+        return
     game_id = str(scope["path"])[len("/ws/") :]
     try:
         lg = await arena.get(game_id)
@@ -102,13 +114,19 @@ async def serve_socket(
     async def send_text(text: str) -> None:
         await send({"type": "websocket.send", "text": text})
 
-    client = Client(send_text)
+    async def close(code: int) -> None:
+        await send({"type": "websocket.close", "code": code})
+
+    client = Client(send_text, close)
     client.start()
     greeted = False
     try:
         while not client.closed:
             message = await receive()
             if message["type"] != "websocket.receive":
+                break
+            arrived = time.perf_counter()
+            if arena.draining:  # not taken here: sent again to the next process
                 break
             text = message.get("text")
             if text is None:
@@ -133,19 +151,24 @@ async def serve_socket(
                 if not greeted:
                     client.push(ws_error("hello_first", "send hello first", msg_id))
                     continue
-                await _act(arena, lg, client, data, msg_id)
+                await _act(arena, lg, client, data, msg_id, arrived)
             elif kind == "hello":
                 client.want_svg = data.get("svg", True) is not False
                 device = data.get("device")
                 if isinstance(device, str) and 0 < len(device) <= 100:
                     client.device = hash_token(device)
-                await _hello(arena, lg, client, data.get("tokens"))
+                await _hello(arena, lg, client, data.get("tokens"), scope)
                 greeted = True
             elif kind in ("resign", "abort", "draw", "claim_win"):
                 if not greeted:
                     client.push(ws_error("hello_first", "send hello first", msg_id))
                     continue
                 await _ending(arena, lg, client, str(kind), data, msg_id)
+            elif kind in ("chat", "chat_mute", "takeback"):
+                if not greeted:
+                    client.push(ws_error("hello_first", "send hello first", msg_id))
+                    continue
+                await _social(arena, lg, client, str(kind), data, msg_id)
             elif kind == "resync":
                 client.resync()
             elif kind == "ping":
@@ -155,18 +178,21 @@ async def serve_socket(
                     ws_error(
                         "bad_message",
                         f"unknown message type {str(kind)[:40]!r}; "
-                        "allowed: hello, act, resign, abort, draw, claim_win, resync, ping",
+                        "allowed: hello, act, resign, abort, draw, claim_win, chat, "
+                        "chat_mute, takeback, resync, ping",
                         msg_id,
                     )
                 )
-        if client.closed:  # it stopped reading its messages
+        if client.closed and not client.close_sent:  # it stopped reading its messages
             await send({"type": "websocket.close", "code": 1008, "reason": "not reading"})
+        elif arena.draining:
+            await client.close(1012)
     finally:
         arena.detach(client)
         await client.stop()
 
 
-async def _hello(arena: Arena, lg: LiveGame, client: Client, tokens: object) -> None:
+async def _hello(arena: Arena, lg: LiveGame, client: Client, tokens: object, scope: Scope) -> None:
     if tokens is None:
         tokens = []
     if isinstance(tokens, str):
@@ -176,9 +202,19 @@ async def _hello(arena: Arena, lg: LiveGame, client: Client, tokens: object) -> 
         client.push(ws_error("bad_message", f"tokens: a list of at most {MAX_TOKENS} strings"))
         tokens = []
     await arena.seating.reload(lg)
+    # A browser signed in as one account does not play another account's seats.
+    theirs = await foreign_seats(scope, arena.storage.engine, lg.id) if tokens else set()
     for t in tokens:
         seat = lg.seat_for_token(t) if isinstance(t, str) and len(t) <= 100 else None
-        if seat is not None and lg.seat_device(seat) not in (None, client.device):
+        if seat is not None and seat in theirs:
+            client.push(
+                ws_error(
+                    "seat_of_another_account",
+                    f"seat {seat + 1} belongs to another account; sign in as that account "
+                    "to play it (you can watch)",
+                )
+            )
+        elif seat is not None and lg.seat_device(seat) not in (None, client.device):
             client.push(ws_error("seat_elsewhere", f"seat {seat + 1}: " + SEAT_ELSEWHERE))
         elif seat is None:
             client.push(
@@ -192,15 +228,21 @@ async def _hello(arena: Arena, lg: LiveGame, client: Client, tokens: object) -> 
             seats.append(seat)
             client.auth[seat] = lg.seats[seat].token_hash
     client.seats = sorted(seats)
+    if client.seats:  # the connection's log lines name its seat from here on
+        logs.bind(seat_number=client.seats[0])
     arena.attach(lg, client)
     await arena.refresh(lg)
     legend = [{"icon": icon, "text": text} for icon, text in entry_of(lg.game).legend]
     welcome = {"type": "welcome", "game": lg.info(), "seats": client.seats, "legend": legend}
     client.push(json.dumps(welcome))
     client.resync()
+    await arena.chat.greet(lg, client)
+    arena.takebacks.greet(lg, client)
 
 
-async def _act(arena: Arena, lg: LiveGame, client: Client, data: JsonDict, msg_id: object) -> None:
+async def _act(
+    arena: Arena, lg: LiveGame, client: Client, data: JsonDict, msg_id: object, arrived: float
+) -> None:
     seat = data.get("seat")
     ply = data.get("ply")
     action = data.get("action")
@@ -232,6 +274,7 @@ async def _act(arena: Arena, lg: LiveGame, client: Client, data: JsonDict, msg_i
 
     def ack(start: int, nxt: int) -> None:
         client.ack(seat, msg_id, start, nxt)
+        metrics.move_acknowledged(lg.spec.id, time.perf_counter() - arrived)
 
     try:
         await arena.act(lg, seat, ply, action, ack=ack)
@@ -261,3 +304,38 @@ async def _ending(
     except ActionRefused as exc:
         client.push(ws_error(exc.code, exc.message, msg_id, exc.rulings))
         client.resync()
+
+
+async def _social(
+    arena: Arena, lg: LiveGame, client: Client, kind: str, data: JsonDict, msg_id: object
+) -> None:
+    """A chat message, a mute, or a takeback asked, accepted or declined."""
+    try:
+        if kind == "chat":
+            await arena.chat.post(lg, client, data.get("text"))
+        elif kind == "chat_mute":
+            muted = await arena.chat.mute(lg, client, data.get("seat"), data.get("mute"))
+            client.push(json.dumps({"type": "chat_muted", "muted": muted, "id": msg_id}))
+        else:
+            seat = data.get("seat")
+            if seat is None and len(client.seats) == 1:
+                seat = client.seats[0]
+            if isinstance(seat, bool) or not isinstance(seat, int) or seat not in client.seats:
+                client.push(ws_error("forbidden", "say which of your seats this is for", msg_id))
+                return
+            answer = data.get("answer")
+            if answer == "ask":
+                await arena.takebacks.ask(lg, seat)
+            elif answer in ("accept", "decline"):
+                await arena.takebacks.answer(lg, seat, answer == "accept")
+            else:
+                client.push(
+                    ws_error("bad_message", "takeback: answer ask, accept or decline", msg_id)
+                )
+    except ChatRefused as exc:
+        out: JsonDict = {"type": "error", "code": exc.code, "message": exc.message, "id": msg_id}
+        if exc.retry_after is not None:
+            out["retry_after"] = exc.retry_after
+        client.push(json.dumps(out))
+    except ActionRefused as exc:
+        client.push(ws_error(exc.code, exc.message, msg_id, exc.rulings))

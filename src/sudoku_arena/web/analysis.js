@@ -31,20 +31,7 @@
   const DASHES = ["", "7 4", "2 3", "9 3 2 3", "4 4", "1 5"];
   const W = 600, H = 260, PAD = 6;
 
-  const style = document.createElement("style");
-  style.textContent = `
-    .analysis svg { width: 100%; height: auto; display: block; touch-action: manipulation; }
-    .analysis .bg { fill: #fbfaf5; stroke: #d9d6cc; cursor: pointer; }
-    .analysis .mid { stroke: #bbb; stroke-dasharray: 3 3; }
-    .analysis .cursor { stroke: #1d2330; stroke-width: 1.5; }
-    .analysis .swing { cursor: pointer; stroke: #fff; stroke-width: 1.5; }
-    .analysis .swing:hover, .analysis .swing:focus { stroke: #1d2330; stroke-width: 2.5; outline: none; }
-    .analysis .legend { display: flex; flex-wrap: wrap; gap: 0.3rem 0.9rem; margin: 0.3rem 0; }
-    .analysis .legend svg { width: 2rem; height: 0.8rem; display: inline; vertical-align: middle; }
-    .analysis .swings { padding-left: 0; list-style: none; margin: 0.4rem 0 0; }
-    .analysis .swings button { width: 100%; text-align: left; margin: 0.15rem 0; min-height: 2.4rem; }
-  `;
-  document.head.append(style);
+  // Its look is in arena.css (".analysis ..."): the policy allows no <style> element.
   // Short news for screen readers (the graph itself is not re-read on each change).
   const said = document.createElement("p");
   said.setAttribute("role", "status");
@@ -223,6 +210,7 @@
       panel(true);
       return;
     }
+    if (data.status === "off") return; // this server does not analyse games: no panel
     panel(true);
     if (data.status === "done") { draw(data); return; }
     box.dataset.state = data.status;

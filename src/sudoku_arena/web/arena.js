@@ -3,6 +3,8 @@
 // <body data-page> names; the work is in the modules it imports:
 //
 //   home.js        the home page's game cards and new-game form (lobby.js: its lists)
+//   seek.js        the home page's "Play now" (a seek, paired by the server) and bots' ratings
+//   challenge.js   the home page's challenges to a named player, made and answered
 //   play.js        the play page: startup, the server's messages, redrawing
 //     connection.js  seat claims, the WebSocket and reconnecting, sending moves
 //     board.js       the game's drawings made into controls, two-step selections
@@ -14,9 +16,11 @@
 //   replay.js      the replay page (mistakes.js: its list of the moves that lost most)
 //   coach.js       the play page's coach: hints, numbered on the board
 //   learn.js       learn to play: the lessons list, progress kept here (tutorial.js: a lesson)
+//   account.js     the account page (/account) and the header's "Sign in" link
 //   util.js        helpers every page shares (elements, API, notices, drawings)
 //   types.js       JSDoc types of the server's messages, for the type check only
 
+import { account, accountLink } from "./account.js";
 import { coach } from "./coach.js";
 import { home } from "./home.js";
 import { lessonList } from "./learn.js";
@@ -36,3 +40,5 @@ else if (page === "play") { play(); coach(); }
 else if (page === "replay") { replay(); mistakes(); }
 else if (page === "lessons") lessonList();
 else if (page === "lesson") lesson();
+else if (page === "account") account();
+void accountLink();

@@ -29,35 +29,6 @@ const NS = "http://www.w3.org/2000/svg";
 /** @param {number} v */
 export const pct = (v) => `${Math.round(v * 100)}%`;
 
-const style = `
-  .coach-badge circle { stroke: #fff; stroke-width: 2; }
-  .coach-badge text { font-weight: 700; pointer-events: none; }
-  .coach-badge { pointer-events: none; }
-  .coach-badge.hint circle { fill: #0b5cad; }
-  .coach-badge.played circle { fill: #b42318; }
-  .coach-badge.better circle { fill: #1e7d3a; }
-  .coach-badge .chance { font-size: 11px; fill: #1d2330; paint-order: stroke; stroke: #fff; stroke-width: 3px; }
-  .hints, .mistakes { padding-left: 0; list-style: none; margin: 0.4rem 0 0; }
-  .hints li { margin: 0.2rem 0; }
-  .hints .rank, .mistakes .rank { display: inline-block; min-width: 1.5rem; height: 1.5rem; border-radius: 50%;
-    background: #0b5cad; color: #fff; text-align: center; font-weight: 700; margin-right: 0.4rem; }
-  .mistakes button { width: 100%; text-align: left; margin: 0.15rem 0; min-height: 2.4rem; }
-  .mistakes button[aria-pressed="true"] { border: 2px solid #1d2330; }
-  .coach-ask { display: flex; gap: 0.5rem; flex-wrap: wrap; margin: 0.4rem 0; }
-  .actions button.coach-marked { box-shadow: 0 0 0 3px #0b5cad; }
-  /* One column (a phone): the coach follows the board's own panel, before the legend,
-     players and moves, so Hint and its list stay near the board. */
-  @media (width < 56rem) { body[data-page="play"] .side > #coach { order: 2; } }
-`;
-
-let styled = false;
-/** The coach's styles, added to the page once. */
-export function addStyle() {
-  if (styled) return;
-  styled = true;
-  document.head.append(el("style", { text: style }));
-}
-
 /** Every badge and mark the coach drew, removed. */
 export function clearBadges() {
   for (const b of document.querySelectorAll(".coach-badge")) b.remove();
@@ -127,7 +98,6 @@ export async function coach() {
   } catch (e) {
     return; // no such game: the page says so
   }
-  addStyle();
   const said = el("p", { id: "coach-said", role: "status", class: "small" });
   const list = el("ol", { id: "hint-list", class: "hints", "aria-label": "the coach's moves, best first" });
   const button = el("button", { id: "hint", type: "button", class: "primary", hidden: true,

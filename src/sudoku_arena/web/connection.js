@@ -87,7 +87,10 @@ function connect() {
     if (ev.code === 4404) st.closedForGood = true;
     setOnline(false);
     if (st.closedForGood) return;
-    const delay = st.retry === 0 ? 150 : Math.min(1000, 250 * 2 ** st.retry) * (0.8 + 0.4 * Math.random());
+    // 1012 (service restart): the server is draining; another process takes the page at
+    // once (the proxy sends it there), so the first try does not wait.
+    const first = ev.code === 1012 ? 0 : 150;
+    const delay = st.retry === 0 ? first : Math.min(1000, 250 * 2 ** st.retry) * (0.8 + 0.4 * Math.random());
     st.retry++;
     st.timer = setTimeout(connect, delay);
   };

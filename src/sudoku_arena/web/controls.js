@@ -121,7 +121,8 @@ export function etiquette(seat, head, outcome) {
   if (seat === null) return;
   const who = st.seats.length > 1 ? `${playerLabel(game.seats, view, seat)}: ` : "";
   $("resign").onclick = () => {
-    if (confirm(`${who}resign this game? Your opponents win.`)) sendEnding("resign", seat);
+    const win = game.seats.length > 2 ? "Your opponents win" : "Your opponent wins";
+    if (confirm(`${who}Resign this game? ${win}.`)) sendEnding("resign", seat);
   };
   $("abort").onclick = () => {
     if (confirm("Abort this game? It ends with no winner.")) sendEnding("abort", seat);

@@ -2,7 +2,8 @@
 // listing), which creates the game and opens it. The lobby and the games list below the
 // form are lobby.js's.
 
-import { $, $input, api, el } from "./util.js";
+import { $, $input, api, el, formReady } from "./util.js";
+import { loadBotRatings, ratedLabel, refusal } from "./seek.js";
 
 /** @typedef {import("./types.js").GameFacts} GameFacts */
 
@@ -42,6 +43,7 @@ export async function home() {
           "aria-label": `Learn to play ${g.name}` }),
         el("a", { class: "button", href: `/rules/${encodeURIComponent(g.id)}`, text: "Full rules" }))));
   }
+  await loadBotRatings(games.map((g) => g.id)); // "normal, about 1500" in the seat menus
   const sel = $input("f-game");
   for (const g of games) sel.append(el("option", { value: g.id, text: g.name }));
   /** @type {Partial<Record<string, GameFacts>>} */
@@ -56,7 +58,9 @@ export async function home() {
   function seatRow(g, i, previous) {
     const kind = el("select", { "aria-label": `seat ${i + 1}`, class: "seat-kind", "data-seat": i });
     kind.append(el("option", { value: "human", text: "Person" }));
-    for (const a of g.agents) kind.append(el("option", { value: "bot:" + a, text: `Bot: ${a}` }));
+    for (const a of g.agents) {
+      kind.append(el("option", { value: "bot:" + a, text: `Bot: ${a}${ratedLabel(g.id, a)}` }));
+    }
     const preferred = g.agents.includes("normal") ? "bot:normal" :
       g.agents.includes("greedy") ? "bot:greedy" : "bot:random";
     kind.value = previous || (i === 0 ? "human" : preferred);
@@ -165,10 +169,13 @@ export async function home() {
         params[name] = kind === "int" ? parseInt(input.value, 10) : input.value.trim();
       }
     }
+    const first = $("f-seats").querySelector(".seat-row");
+    const me = await signedInName();
     const seats = Array.from($("f-seats").querySelectorAll(".seat-row"), (row) => {
       const v = /** @type {HTMLSelectElement} */ (row.querySelector(".seat-kind")).value;
       const name = /** @type {HTMLInputElement} */ (row.querySelector(".seat-name")).value.trim();
-      if (v === "human") return { kind: "human", name: name || null };
+      // The creator's seat, left unnamed, carries the signed-in name ("player 1" otherwise).
+      if (v === "human") return { kind: "human", name: name || (row === first ? me : "") || null };
       return { kind: "bot", agent: v.slice(4) };
     });
     const checked = /** @type {HTMLInputElement} */ (document.querySelector("input[name=mode]:checked"));
@@ -187,27 +194,49 @@ export async function home() {
       sessionStorage.setItem("arena:new-invites:" + made.id, JSON.stringify(invites));
       location.href = humans[0].url;
     } catch (e) {
-      err.textContent = /** @type {Error} */ (e).message;
+      err.textContent = refusal(e);
       err.hidden = false;
     } finally {
       start.disabled = false;
     }
   });
+  formReady("new-form");
 
   // The games list and the lobby are lobby.js's.
   const clock = $input("f-clock");
-  clock.addEventListener("change", () => { $("f-clock-times").hidden = !clock.checked; });
+  const days = $input("f-days-on");
+  // One time control at a time: a chess clock or days per move.
+  clock.addEventListener("change", () => {
+    $("f-clock-times").hidden = !clock.checked;
+    if (clock.checked) { days.checked = false; $("f-days-box").hidden = true; }
+  });
+  days.addEventListener("change", () => {
+    $("f-days-box").hidden = !days.checked;
+    if (days.checked) { clock.checked = false; $("f-clock-times").hidden = true; }
+  });
+}
+
+/** The signed-in person's name, or "" for a guest. */
+async function signedInName() {
+  try {
+    const me = /** @type {{name: string | null}} */ (await api("/api/account"));
+    return me.name || "";
+  } catch (e) { return ""; }
 }
 
 /** The new-game form's clock, listing and coach choices, as the API takes them. */
 function newGameExtras() {
-  /** @type {{visibility: string, clock?: {minutes: number, increment: number}, coach?: boolean}} */
+  /** @type {{visibility: string, clock?: {minutes: number, increment: number} | {days: number},
+   *   coach?: boolean, rated?: boolean}} */
   const extras = { visibility: $input("f-public").checked ? "public" : "private" };
+  if ($input("f-rated").checked) extras.rated = true;
   // Between people the coach is off unless the creator turns it on (against bots it is on).
   if ($input("f-coach").checked) extras.coach = true;
   if ($input("f-clock").checked) {
     extras.clock = { minutes: parseFloat($input("f-minutes").value) || 5,
       increment: parseFloat($input("f-increment").value) || 0 };
+  } else if ($input("f-days-on").checked) {
+    extras.clock = { days: Math.min(14, Math.max(1, parseInt($input("f-days").value, 10) || 3)) };
   }
   return extras;
 }

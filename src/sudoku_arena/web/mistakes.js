@@ -5,7 +5,7 @@
 // position before that move and marks on the board the move played (✗) and the
 // better one (★), each with the chance it left.
 
-import { addStyle, badge, clearBadges, pct } from "./coach.js";
+import { badge, clearBadges, pct } from "./coach.js";
 import { api, el, gameIdFromPath } from "./util.js";
 
 /**
@@ -23,7 +23,6 @@ export function mistakes() {
     el("h2", { id: "mistakes-title", text: "Mistakes" }), said, list);
   const anchor = document.getElementById("analysis-panel");
   if (!anchor) return;
-  addStyle();
   anchor.before(section);
   /** @type {Mistake | null} */
   let chosen = null;
@@ -36,6 +35,7 @@ export function mistakes() {
     slider.value = String(ply);
     slider.dispatchEvent(new Event("input"));
   }
+  /** The chosen mistake's badges, if the board shows the position before it. */
   function mark() {
     const m = chosen;
     clearBadges();
@@ -44,12 +44,18 @@ export function mistakes() {
     if (!slider || slider.value !== String(m.ply - 1)) { chosen = null; return; }
     badge(m.action, "✗", pct(m.after), "played");
     badge(m.better, "★", m.better_chance === null ? "" : pct(m.better_chance), "better");
-    // Once per choice, after the replay moved (it scrolls its move log into sight):
-    // the board is brought into sight, which on a phone is far above the list.
+  }
+  // The replay says when it has drawn a position (and scrolled its move log into
+  // sight); only then are the badges placed and, once per choice, the board brought
+  // into sight, which on a phone is far above the list.
+  document.addEventListener("replay-shown", (ev) => {
+    if (!chosen || /** @type {CustomEvent<number>} */ (ev).detail !== chosen.ply - 1) return;
+    mark();
     const top = document.getElementById("status");
     if (reveal && top && top.getBoundingClientRect().top < 0) top.scrollIntoView({ block: "start" });
     reveal = false;
-  }
+  });
+  // A board drawn again for another reason (zoom, resize) gets its badges back.
   const board = document.getElementById("board");
   if (board) new MutationObserver(() => { if (chosen && !board.querySelector(".coach-badge")) mark(); })
     .observe(board, { childList: true });
@@ -74,9 +80,8 @@ export function mistakes() {
       b.onclick = () => {
         for (const o of list.querySelectorAll("button")) o.setAttribute("aria-pressed", String(o === b));
         chosen = m;
-        jump(m.ply - 1);
         reveal = true;
-        setTimeout(mark, 50);
+        jump(m.ply - 1);
       };
       return el("li", {}, b);
     }));
@@ -104,7 +109,8 @@ export function mistakes() {
       setTimeout(load, 5000);
       return;
     }
-    if (data.status === "done") show(data, await people());
+    if (data.status === "off") said.textContent = "This server does not analyse games.";
+    else if (data.status === "done") show(data, await people());
     else if (data.status === "failed") said.textContent = "The analysis of this game failed.";
     else setTimeout(load, 1500);
   }

@@ -165,6 +165,9 @@ export function renderClock(head) {
 
 /** @param {number} secs */
 function clockText(secs) {
+  // A correspondence game's days per move: days and hours, then hours and minutes.
+  if (secs >= 86400) return `${Math.floor(secs / 86400)}d ${Math.floor((secs % 86400) / 3600)}h`;
+  if (secs >= 3 * 3600) return `${Math.floor(secs / 3600)}h ${Math.floor((secs % 3600) / 60)}m`;
   if (secs < 10) return `0:0${secs.toFixed(1)}`;
   const s = Math.floor(secs);
   const hours = Math.floor(s / 3600);

@@ -1,7 +1,9 @@
 // Sudoku Arena play page: starts the page (links, seat claims, the connection), reads
 // each message from the server, and redraws the page for the seat on screen.
 
+import { installAlerts, restoreLink, turnAlert } from "./alerts.js";
 import { drawBoard } from "./board.js";
+import { chatHistory, chatMessage, chatMuted } from "./chat.js";
 import { claimSeats, sendRaw, startConnection } from "./connection.js";
 import { etiquette, installKeyboard, renderActions } from "./controls.js";
 import { offerLessons, rememberFinished } from "./learn.js";
@@ -10,10 +12,12 @@ import {
 } from "./panel.js";
 import { renderInvites, seatMoved, takeNewLinks } from "./seats.js";
 import { info, st } from "./state.js";
+import { renderTakeback, takebackMessage } from "./takeback.js";
 import { $, gameIdFromPath, notice, playerLabel, tokensFromHash } from "./util.js";
 
 export function play() {
   st.gameId = gameIdFromPath();
+  restoreLink(st.gameId);  // opened from a "your turn" notification: the kept link
   st.tokens = tokensFromHash();
   const gameId = st.gameId;
   const watch = /** @type {HTMLAnchorElement} */ ($("watch-link"));
@@ -23,6 +27,7 @@ export function play() {
   /** @type {HTMLAnchorElement} */ ($("print-link")).href = `/api/matches/${gameId}/print`;
   takeNewLinks();
   installKeyboard();
+  installAlerts();
   setInterval(() => { if (st.clockHead && st.clockHead.clock) renderClock(null); }, 250);
   $("cover").hidden = true;
   const start = () => startConnection(onMessage);
@@ -71,6 +76,7 @@ function onMessage(data) {
       if (head.status === "finished" && st.seats.length) rememberFinished(game.game);
       game.rematch = head.rematch;
       render();
+      turnAlert();
       break;
     }
     case "ack":
@@ -104,6 +110,19 @@ function onMessage(data) {
       break;
     case "notice":
       notice(head.text, "info");
+      break;
+    case "chat_history":
+      chatHistory(head);
+      break;
+    case "chat":
+      chatMessage(head);
+      break;
+    case "chat_muted":
+      chatMuted(head.muted);
+      break;
+    case "takeback":
+      takebackMessage(head);
+      render();
       break;
     default:
       break;
@@ -165,6 +184,7 @@ function render() {
   renderStatus(seat, head, outcome);
   renderPlayers(key, view);
   etiquette(seat, head, outcome);
+  renderTakeback(seat, head, outcome);
   renderClock(head);
   renderResult(view, outcome);
 }

@@ -76,6 +76,9 @@ export async function replay() {
       for (const li of logEl.querySelectorAll("li")) li.classList.toggle("current", li.dataset.ply === String(p));
       const cur = logEl.querySelector(".current");
       if (cur) cur.scrollIntoView({ block: "nearest" });
+      // Told once the board shows ply p: what marks the board (the mistakes list) waits
+      // for this, not for a timer that may run before the drawing arrives.
+      document.dispatchEvent(new CustomEvent("replay-shown", { detail: p }));
       if (p < total) frame(p + 1);
     } catch (e) {
       notice(/** @type {Error} */ (e).message, "error");

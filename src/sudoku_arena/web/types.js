@@ -8,8 +8,9 @@
  * @typedef {{winners: number[], scores: number[], reason: string}} Outcome
  * @typedef {{actor: number | null, action: string | null, says?: string}} LogEntry
  *   (says: the action's notation in words)
- * @typedef {{minutes: number, increment: number, words: string,
+ * @typedef {{minutes: number, increment: number, days: number, words: string,
  *   left: number[], since: (number | null)[]}} Clock
+ *   (days: a correspondence game's days per move, 0 for a chess clock)
  */
 
 /**
@@ -73,6 +74,10 @@
  *   | {type: "presence", seats: boolean[], watchers: number, away?: (number | null)[],
  *       claim_after?: number | null}
  *   | {type: "notice", text: string, event?: string, seat?: number}
+ *   | import("./chat.js").ChatHistory
+ *   | ({type: "chat"} & import("./chat.js").ChatMessage)
+ *   | {type: "chat_muted", muted: number[]}
+ *   | import("./takeback.js").TakebackMessage
  *   | {type: "pong"}} Message
  */
 

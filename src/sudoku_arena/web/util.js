@@ -16,6 +16,18 @@ export function $(id) {
 }
 
 /**
+ * Enables a form's submit buttons once its handler is bound. Pages ship them disabled:
+ * a form sent before its script took it would go natively, reloading the page with its
+ * fields (a password among them) in the address, and the click would be lost.
+ * @param {string} id the form
+ */
+export function formReady(id) {
+  for (const b of $(id).querySelectorAll("button[type=submit]")) {
+    /** @type {HTMLButtonElement} */ (b).disabled = false;
+  }
+}
+
+/**
  * A form field by id (an <input>, or a <select> where the page says so).
  * @param {string} id
  * @returns {HTMLInputElement}
@@ -71,6 +83,8 @@ export async function api(path, options) {
     opts.body = JSON.stringify(options.json);
     opts.headers["content-type"] = "application/json";
   }
+  const token = csrfToken();
+  if (token && opts.method && opts.method !== "GET") opts.headers["x-csrf-token"] = token;
   const resp = await fetch(path, opts);
   /** @type {{error?: {message: string, code: string}} | null} */
   let data = null;
@@ -80,6 +94,17 @@ export async function api(path, options) {
     throw new ApiError(msg, data && data.error ? data.error.code : null);
   }
   return data;
+}
+
+/**
+ * The signed-in session's CSRF token (the server's readable "csrf" cookie), or "" for a
+ * guest. Every change a signed-in browser asks for carries it as X-CSRF-Token: the
+ * server refuses a change without it, so another site cannot make one in our name.
+ * @returns {string}
+ */
+export function csrfToken() {
+  const m = /(?:^|;\s*)csrf=([^;]*)/.exec(document.cookie);
+  return m ? decodeURIComponent(m[1]) : "";
 }
 
 /**

@@ -1,6 +1,6 @@
 """The games database's schema as Alembic migrations, applied by :func:`upgrade`.
 
-``serve`` (through :class:`~sudoku_arena.server.storage.Storage`) upgrades the database
+``serve`` (through :class:`~sudoku_arena.server.db.engine.Storage`) upgrades the database
 it opens to the newest revision before it starts. A database made before migrations
 existed (tables but no ``alembic_version``) is recognised as revision ``0001`` and
 upgraded from there. On PostgreSQL an advisory lock makes processes starting together
