@@ -81,7 +81,8 @@ def _random_game_with_a_mistake(server: LiveServer) -> str:
             game="tic-tac-sudoku",
             seats=[{"kind": "human"}, {"kind": "bot", "agent": "random"}],
         )
-        gid, token = made["id"], made["seats"][0]["token"]
+        gid: str = made["id"]
+        token = made["seats"][0]["token"]
         for _ in range(2000):
             st = httpx.get(
                 f"{server.url}/api/matches/{gid}/state",
