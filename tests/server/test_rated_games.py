@@ -13,6 +13,8 @@ import pytest
 from arena_helpers import LiveServer, Player
 
 from sudoku_arena.server import ServerConfig
+from sudoku_arena.server.db import accounts as db_accounts
+from sudoku_arena.server.db import ratings as rdb
 
 PASSWORD = "a long enough password 1"
 
@@ -99,6 +101,51 @@ def test_a_rated_game_moves_both_ratings_once(live: LiveServer) -> None:
     finally:
         ann.close()
         bob.close()
+
+
+def test_a_paired_game_is_rated_from_its_first_commit(sqlite_url: str) -> None:
+    """The game, its accounts' seats and its rating record are one commit: the server
+    knows it is rated without asking the database again, takebacks are refused, and a
+    server started afterwards on the same database knows it too."""
+    config = ServerConfig(database_url=sqlite_url, bot_workers=0, bot_delay=0.0)
+    with LiveServer(config) as live:
+        ann, bob = signed_up(live, "ann"), signed_up(live, "bob")
+        a = ann.post("/api/seeks", json={"game": "tic-tac-sudoku", "rated": True}).json()
+        b = rated_seek(bob)
+        gid = b["game_id"]
+        lg = live.arena.games[gid]
+        assert lg.rated and live.app.state.ratings is not None
+        engine = live.arena.storage.engine
+        assert rdb.is_rated(engine, gid)
+        assert set(db_accounts.seat_accounts(engine, gid)) == {0, 1}
+        assert ann.get(f"/api/matches/{gid}").json()["rated"] is True
+        seen = ann.get(f"/api/seeks/{a['id']}", headers={"X-Seek-Token": a["token"]}).json()
+        a = {**seen, "token": a["token"]}
+        players = {s["seat"]: Player(live.ws_url, gid, [s["token"]]) for s in (a, b)}
+        to_move = players[a["seat"]].state[a["seat"]]["view"]["to_move"][0]
+        mover = players[to_move]
+        legal = mover.state[to_move]["view"]["legal"]
+        assert mover.act(legal[0], 0, to_move)["type"] == "ack"
+        mover.send(type="takeback", answer="ask", id=5)
+        err = mover.wait("error", id=5)
+        assert err["code"] == "rated" and "rated" in err["message"]
+        for pl in players.values():
+            pl.close()
+        ann.close()
+        bob.close()
+    with LiveServer(config) as again:
+        assert httpx.get(f"{again.url}/api/matches/{gid}").json()["rated"] is True
+        assert again.arena.games[gid].rated
+
+
+def test_an_unrated_game_is_not_rated_after_a_restart(sqlite_url: str) -> None:
+    config = ServerConfig(database_url=sqlite_url, bot_workers=0, bot_delay=0.0)
+    with LiveServer(config) as live:
+        gid = live.client().post("/api/matches", json={"game": "tic-tac-sudoku"}).json()["id"]
+        assert not live.arena.games[gid].rated
+    with LiveServer(config) as again:
+        assert httpx.get(f"{again.url}/api/matches/{gid}").json()["rated"] is False
+        assert not again.arena.games[gid].rated
 
 
 def test_rated_games_refuse_what_they_cannot_be(live: LiveServer) -> None:

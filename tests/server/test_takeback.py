@@ -136,25 +136,14 @@ def test_nothing_to_take_back_and_spectators_are_refused(server: LiveServer) -> 
         p.close()
 
 
-def test_never_against_a_bot_nor_in_a_rated_game(
-    server: LiveServer, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_never_against_a_bot(server: LiveServer) -> None:
+    # (Nor in a rated game: tests/server/test_rated_games.py, with accounts.)
     made = create(server.url, seats=[{"kind": "human"}, {"kind": "bot", "agent": "random"}])
     me = Player(server.ws_url, made["id"], [made["seats"][0]["token"]])
     me.send(type="takeback", answer="ask", id=2)
     err = me.wait("error", id=2)
     assert err["code"] == "no_takeback" and "bots" in err["message"]
     me.close()
-    from sudoku_arena.server import takeback
-
-    monkeypatch.setattr(takeback.ratings, "is_rated", lambda engine, gid: True)
-    _gid, p0, p1 = _pair(server)
-    _move(p0, 0, 0)
-    p0.send(type="takeback", answer="ask", id=3)
-    err = p0.wait("error", id=3)
-    assert err["code"] == "rated"
-    p0.close()
-    p1.close()
 
 
 def test_refused_in_a_game_with_hidden_information(server: LiveServer) -> None:

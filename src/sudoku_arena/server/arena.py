@@ -53,6 +53,7 @@ from sudoku_arena.server.db.games import (
     Quarantine,
     SetClientSeeds,
 )
+from sudoku_arena.server.db.ratings import MarkRated, Seat
 from sudoku_arena.server.db.seats import MarkSeen
 from sudoku_arena.server.drain import drain_arena
 from sudoku_arena.server.endings import Endings, duration_words
@@ -311,6 +312,8 @@ class Arena:
         visibility: str | None = None,
         claims: Sequence[str | None] | None = None,
         owner: int | None = None,
+        accounts: Mapping[int, int] | None = None,
+        rated: Mapping[int, Seat] | None = None,
     ) -> tuple[LiveGame, dict[int, str]]:
         """Set up and store a new game; return it with the human seats' secret tokens.
 
@@ -325,6 +328,10 @@ class Arena:
         subclasses with what is allowed when the game, a parameter, the seats or an
         agent name is wrong. ``owner``: the signed-in creator's account, which gets the
         first person's seat (every person's seat on one screen) in the game's own commit.
+        ``accounts``: seat -> the account that holds it from the start (matched seekers),
+        also linked in the game's own commit. ``rated``: the game is rated, with these
+        players known at creation (seat -> (rating key, name)), recorded in that commit
+        too: a game is rated from its first commit or never.
         """
         self.refuse_if_draining()
         if mode not in MODES:
@@ -368,6 +375,7 @@ class Arena:
             visibility=visibility,
             host_seat=next((r.seat for r in seat_rows if r.kind == HUMAN), None),
             clock=None if time_control is None else Clock.new(time_control, n).to_json(),
+            rated=rated is not None,
         )
         lg = LiveGame(row, game)
         if lg.outcome is not None:  # over before anybody moved (degenerate set-up)
@@ -375,11 +383,16 @@ class Arena:
         row.bot_to_move = lg.bot_flag = lg.bot_due(lg.state)
         # A rematch is created only if no other process created it first: the
         # database decides, in the same transaction as the game's row.
-        made: Op = CreateGame(row) if rematch_of is None else CreateRematch(row)
+        ops: list[Op] = [CreateGame(row) if rematch_of is None else CreateRematch(row)]
+        held: dict[int, list[int]] = {}
         if owner is not None and tokens:
-            mine = sorted(tokens) if mode == "hotseat" else sorted(tokens)[:1]
-            made = Together((made, LinkSeats(owner, tuple((row.id, s) for s in mine))))
-        await self.storage.write(made)
+            held[owner] = sorted(tokens) if mode == "hotseat" else sorted(tokens)[:1]
+        for seat, account in (accounts or {}).items():
+            held.setdefault(account, []).append(seat)
+        ops += [LinkSeats(a, tuple((row.id, s) for s in seats)) for a, seats in held.items()]
+        if rated is not None:
+            ops.append(MarkRated(row.id, row.game, dict(rated)))
+        await self.storage.write(ops[0] if len(ops) == 1 else Together(tuple(ops)))
         self.games[row.id] = lg
         self.attendance.opened(row.id, n)
         self._publish(GameCreated(row.id, row.game, rematch_of))

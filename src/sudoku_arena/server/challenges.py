@@ -24,14 +24,13 @@ from sudoku_arena.core.registry import load
 from sudoku_arena.core.types import JsonDict
 from sudoku_arena.server.accounts import Account
 from sudoku_arena.server.arena import HUMAN, SeatSpec
-from sudoku_arena.server.db import ratings as rdb
 from sudoku_arena.server.db import seeks as db
 from sudoku_arena.server.errors import ApiError
 from sudoku_arena.server.live import hash_token
 from sudoku_arena.server.models import GameId, ParamValue, TimeControlRequest, _Strict
 from sudoku_arena.server.openapi import documented
 from sudoku_arena.server.ratings import account_key
-from sudoku_arena.server.seeks import Matchmaker, link_accounts, time_control
+from sudoku_arena.server.seeks import Matchmaker, account_ids, time_control
 
 #: How long a challenge waits for its answer.
 CHALLENGE_SECONDS = 86400.0
@@ -168,15 +167,14 @@ def add_challenges(
             token_hashes=[row.token_hash, hash_token(mine)],
             time_control=control,
             visibility="private",
-        )
-        owners: dict[int, str | None] = {0: row.challenger, 1: account_key(int(me.id))}
-        await asyncio.to_thread(link_accounts, m.engine, lg.id, owners)
-        if body.rated:
-            seats = {
+            accounts=account_ids({0: row.challenger, 1: account_key(int(me.id))}),
+            rated={
                 0: (row.challenger, row.challenger_name),
                 1: (account_key(int(me.id)), str(me.name)),
             }
-            await asyncio.to_thread(rdb.mark_rated, m.engine, lg.id, body.game, seats)
+            if body.rated
+            else None,
+        )
         await asyncio.to_thread(db.set_challenge_game, m.engine, challenge_id, lg.id)
         return _json(row) | {
             "status": "accepted",

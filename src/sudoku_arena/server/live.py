@@ -178,6 +178,11 @@ class LiveGame(Views):
     # -- reading --------------------------------------------------------------------------
 
     @property
+    def rated(self) -> bool:
+        """Made rated (decided in the game's first commit, so safe to keep in memory)."""
+        return self.row.rated
+
+    @property
     def ply(self) -> int:
         return self.match.ply
 

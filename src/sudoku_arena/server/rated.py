@@ -3,7 +3,7 @@ game is recorded for the ratings (:mod:`sudoku_arena.server.ratings`).
 
 A rated game is made by a signed-in person, played through links (not on one screen),
 with bots only at the game's rated levels (those with an anchored rating), without the
-coach; no takebacks (the takeback helper asks :func:`is_rated`). Every person's seat
+coach; no takebacks (``LiveGame.rated``, known from the game's first commit). Every person's seat
 must be held by an account: a guest taking one (claim or join) is refused
 (:func:`refuse_guest`), and a seat no account holds when the game ends leaves it unrated.
 Each refusal says what was wrong and what is allowed.
@@ -19,16 +19,11 @@ from sqlalchemy import Engine
 
 from sudoku_arena.core.registry import spec_of
 from sudoku_arena.server.accounts import Account, current_account
-from sudoku_arena.server.db import ratings as db
 from sudoku_arena.server.errors import ApiError
+from sudoku_arena.server.live import LiveGame
 from sudoku_arena.server.ratings import account_key, bot_key, bot_ratings
 
 HUMAN, BOT = "human", "bot"
-
-
-def is_rated(engine: Engine, game_id: str) -> bool:
-    """Whether ``game_id`` was made rated (no takebacks, no coach)."""
-    return db.is_rated(engine, game_id)
 
 
 async def _account(request: Request) -> Account | None:
@@ -81,29 +76,26 @@ async def check_rated(
     return account
 
 
-def record_created(
-    engine: Engine,
-    game_id: str,
-    game: str,
-    seats: Sequence[tuple[str, str | None]],
-    account: Account | None,
-) -> None:
-    """Record the rated game: its bots' levels and the creator's (first person's) seat."""
+def rated_players(
+    seats: Sequence[tuple[str, str | None]], account: Account
+) -> dict[int, tuple[str, str]]:
+    """The players a rated game records at creation (seat -> (rating key, name)): its
+    bots' levels and the creator's (first person's) seat; the others as they claim."""
     keys: dict[int, tuple[str, str]] = {}
     creator = True
     for i, (kind, agent) in enumerate(seats):
         if kind == BOT and agent:
             level = agent.strip().lower()
             keys[i] = (bot_key(level), level)
-        elif kind == HUMAN and creator and account is not None:
+        elif kind == HUMAN and creator:
             keys[i] = (account_key(int(account.id)), str(account.name))
             creator = False
-    db.mark_rated(engine, game_id, game, keys)
+    return keys
 
 
-async def refuse_guest(request: Request, engine: Engine, game_id: str) -> None:
+async def refuse_guest(request: Request, lg: LiveGame) -> None:
     """A guest (nobody signed in) may not take a seat of a rated game."""
-    if await asyncio.to_thread(db.is_rated, engine, game_id) and await _account(request) is None:
+    if lg.rated and await _account(request) is None:
         raise ApiError(
             403,
             "rated_needs_account",

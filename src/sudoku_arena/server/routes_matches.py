@@ -178,9 +178,8 @@ def api_router(the_arena: Callable[[], Arena]) -> APIRouter:
             time_control=control,
             visibility=body.visibility,
             owner=None if me is None else me.id,  # a signed-in creator's seats are his
+            rated=None if creator is None else rated.rated_players(kinds, creator),
         )
-        if body.rated:
-            await asyncio.to_thread(rated.record_created, engine, lg.id, body.game, kinds, creator)
         if body.coach is not None or body.rated:
             coach = bool(body.coach) and not body.rated  # no coach in a rated game
             await asyncio.to_thread(CoachStore(the_arena().storage).set_enabled, lg.id, coach)
@@ -271,7 +270,7 @@ def api_router(the_arena: Callable[[], Arena]) -> APIRouter:
         """Public facts about a game, its chance commitment included."""
         lg = await get_game(game_id)
         out = MatchInfo.model_validate(lg.info())
-        out.rated = await asyncio.to_thread(rated.is_rated, the_arena().storage.engine, lg.id)
+        out.rated = lg.rated
         return out
 
     async def seat_of(
@@ -352,7 +351,7 @@ def api_router(the_arena: Callable[[], Arena]) -> APIRouter:
         that refusal is the answer ``elsewhere`` (200, nothing changed)."""
         lg = await get_game(game_id)
         seat = await seat_of(request, lg, body.token)
-        await rated.refuse_guest(request, the_arena().storage.engine, lg.id)
+        await rated.refuse_guest(request, lg)
         account = await current_account(request)  # a signed-in person's seat from now on
         try:
             moved = await the_arena().seating.claim(
@@ -387,7 +386,7 @@ def api_router(the_arena: Callable[[], Arena]) -> APIRouter:
     async def match_join(game_id: str, body: JoinRequest, request: Request) -> SeatToken:
         """Take an open seat of a public game (from the lobby) for this device."""
         lg = await get_game(game_id)
-        await rated.refuse_guest(request, the_arena().storage.engine, lg.id)
+        await rated.refuse_guest(request, lg)
         seat, token = await the_arena().seating.join(lg, hash_token(body.device))
         await link_seats(request, lg.id, [seat])
         return SeatToken(seat=seat, token=token, url=f"/play/{lg.id}#t={token}")

@@ -28,12 +28,11 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Annotated
 
 from fastapi import FastAPI, Header, Query, Request
 from pydantic import Field
-from sqlalchemy import Engine
 
 from sudoku_arena.core.errors import ArenaError
 from sudoku_arena.core.registry import load
@@ -41,7 +40,6 @@ from sudoku_arena.core.types import JsonDict
 from sudoku_arena.server.accounts import Account, current_account
 from sudoku_arena.server.arena import HUMAN, Arena, SeatSpec
 from sudoku_arena.server.clock import TimeControl
-from sudoku_arena.server.db import accounts as accounts_db
 from sudoku_arena.server.db import ratings as rdb
 from sudoku_arena.server.db import seeks as db
 from sudoku_arena.server.errors import ApiError
@@ -101,12 +99,14 @@ async def signed_in_account(request: Request) -> Account | None:
     return await current_account(request)
 
 
-def link_accounts(engine: Engine, game_id: str, seats: dict[int, str | None]) -> None:
-    """Link the seats of seekers with accounts to them (the accounts' own record, which
-    also keeps other accounts off those seats)."""
-    for seat, owner in seats.items():
-        if owner is not None and owner.startswith(ACCOUNT):
-            accounts_db.link_seats(engine, int(owner.removeprefix(ACCOUNT)), [(game_id, seat)])
+def account_ids(seats: Mapping[int, str | None]) -> dict[int, int]:
+    """The seats of ``seats`` (seat -> rating key or ``None``) that accounts hold, seat ->
+    account id (the accounts' own record, which also keeps other accounts off them)."""
+    return {
+        seat: int(owner.removeprefix(ACCOUNT))
+        for seat, owner in seats.items()
+        if owner is not None and owner.startswith(ACCOUNT)
+    }
 
 
 def limit_seeks(request: Request, key: str) -> None:
@@ -251,12 +251,11 @@ class Matchmaker:
                 token_hashes=[s.token_hash for s in group],
                 time_control=control,
                 visibility="private",
+                accounts=account_ids({i: s.owner for i, s in enumerate(group)}),
+                rated={i: (s.owner or "", s.name) for i, s in enumerate(group)}
+                if first.rated
+                else None,
             )
-            owners = {i: s.owner for i, s in enumerate(group)}
-            await asyncio.to_thread(link_accounts, self.engine, lg.id, owners)
-            if first.rated:
-                seats = {i: (s.owner or "", s.name) for i, s in enumerate(group)}
-                await asyncio.to_thread(rdb.mark_rated, self.engine, lg.id, first.game, seats)
         except Exception:
             await asyncio.to_thread(db.release, self.engine, group)
             raise

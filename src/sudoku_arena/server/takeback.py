@@ -32,7 +32,6 @@ from typing import TYPE_CHECKING
 
 from sudoku_arena.core.types import JsonDict
 from sudoku_arena.server.db import games as games_db
-from sudoku_arena.server.db import ratings
 from sudoku_arena.server.db import takebacks as db
 from sudoku_arena.server.db.engine import ConflictError, StorageError
 from sudoku_arena.server.live import ActionRefused, LiveGame
@@ -124,15 +123,12 @@ class Takebacks:
             if c.seats:
                 c.push(text)
 
-    async def _rated(self, lg: LiveGame) -> bool:
-        return await asyncio.to_thread(ratings.is_rated, self.arena.storage.engine, lg.id)
-
     # -- asking and answering ------------------------------------------------------------
 
     async def ask(self, lg: LiveGame, seat: int) -> None:
         """``seat`` asks to take back its last move. Raises :class:`ActionRefused`."""
         takeback_cut(lg, seat)
-        if await self._rated(lg):
+        if lg.rated:
             raise ActionRefused("rated", "this game is rated: moves cannot be taken back")
         req = self.standing(lg)
         if req is not None and req.seat != seat:
@@ -159,7 +155,7 @@ class Takebacks:
             self._publish(lg, "declined", seat)
             self._tell_players(lg, self.message(lg, "declined", seat))
             return
-        if await self._rated(lg):
+        if lg.rated:
             raise ActionRefused("rated", "this game is rated: moves cannot be taken back")
         await self._take_back(lg, req, seat)
 

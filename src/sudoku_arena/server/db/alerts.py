@@ -35,11 +35,8 @@ from sqlalchemy import (
     insert,
     select,
 )
-from sqlalchemy.dialects.postgresql import Insert as PgInsert
-from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.dialects.sqlite import Insert as SqliteInsert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
+from sudoku_arena.server.db.engine import upsert
 from sudoku_arena.server.db.schema import metadata
 
 #: Browsers kept per owner (a seat or an account): the newest.
@@ -105,11 +102,6 @@ class Subscription:
         return {"endpoint": self.endpoint, "keys": {"p256dh": self.p256dh, "auth": self.auth}}
 
 
-def _insert(engine: Engine) -> Callable[[Table], PgInsert | SqliteInsert]:
-    """The dialect's INSERT (both have ``on_conflict_do_nothing``/``_do_update``)."""
-    return pg_insert if engine.dialect.name == "postgresql" else sqlite_insert
-
-
 def vapid_keys(engine: Engine, make: Callable[[], tuple[str, str]]) -> tuple[str, str]:
     """The fleet's (private PEM, public key), made with ``make()`` if none is stored
     yet. Two processes starting at once both try to insert; the database keeps the
@@ -121,7 +113,7 @@ def vapid_keys(engine: Engine, make: Callable[[], tuple[str, str]]) -> tuple[str
         pem, public = make()
         with engine.begin() as conn:
             conn.execute(
-                _insert(engine)(t)
+                upsert(engine)(t)
                 .values(id=1, private_pem=pem, public_key=public, created=time.time())
                 .on_conflict_do_nothing()
             )
@@ -178,7 +170,7 @@ def subscriptions(engine: Engine, owners: list[str]) -> list[Subscription]:
 def set_email(engine: Engine, owner: str, email: str | None) -> None:
     """``owner``'s e-mail address for alerts (``None``: no e-mail)."""
     t = prefs_table
-    ins = _insert(engine)(t).values(owner=owner, email=email, updated=time.time())
+    ins = upsert(engine)(t).values(owner=owner, email=email, updated=time.time())
     with engine.begin() as conn:
         conn.execute(
             ins.on_conflict_do_update(
@@ -202,7 +194,7 @@ def claim(engine: Engine, game_id: str, ply: int, seat: int) -> bool:
     with engine.begin() as conn:
         # RETURNING, not rowcount: drivers do not all count a skipped insert as 0.
         made = conn.execute(
-            _insert(engine)(t)
+            upsert(engine)(t)
             .values(game_id=game_id, ply=ply, seat=seat, sent_at=time.time())
             .on_conflict_do_nothing()
             .returning(t.c.game_id)

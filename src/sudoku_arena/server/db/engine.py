@@ -29,7 +29,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Self
 
-from sqlalchemy import Connection, Engine, create_engine, event
+from sqlalchemy import Connection, Engine, Table, create_engine, event
+from sqlalchemy.dialects.postgresql import Insert as PgInsert
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import Insert as SqliteInsert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.pool import ConnectionPoolEntry
@@ -119,6 +123,12 @@ def normalise_url(url: str) -> str:
 def is_shared(engine: Engine) -> bool:
     """Whether several processes may share this database (PostgreSQL, not SQLite)."""
     return engine.dialect.name != "sqlite"
+
+
+def upsert(bind: Engine | Connection) -> Callable[[Table], PgInsert | SqliteInsert]:
+    """The dialect's INSERT, which has ``on_conflict_do_nothing`` / ``_do_update`` on
+    both databases (SQLAlchemy's generic one has neither)."""
+    return pg_insert if bind.dialect.name == "postgresql" else sqlite_insert
 
 
 def placeholder(conn: Connection) -> str:

@@ -39,6 +39,7 @@ from sqlalchemy.engine import RowMapping
 
 from sudoku_arena.core.types import JsonDict
 from sudoku_arena.server.db.engine import GameOver, Op, RematchTaken, SeedsConflict, placeholder
+from sudoku_arena.server.db.ratings import rated_flag
 from sudoku_arena.server.db.schema import metadata
 from sudoku_arena.server.db.seats import SeatRow, insert_seats, read_seats, seat_row, seats_table
 
@@ -119,6 +120,7 @@ class GameRow:
     visibility: str = "private"
     host_seat: int | None = None
     clock: JsonDict | None = None
+    rated: bool = False  # made rated (in the game's own commit): never changes
 
 
 # -- writes ----------------------------------------------------------------------------------
@@ -442,6 +444,7 @@ def load_game(engine: Engine, game_id: str) -> GameRow | None:
             return None
         g = game_row(row._mapping)
         g.seats = read_seats(conn, game_id)
+        g.rated = rated_flag(conn, game_id)
         g.actions = [
             (r.ply, r.actor, r.action)
             for r in conn.execute(

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from sqlalchemy import (
@@ -35,11 +35,8 @@ from sqlalchemy import (
     select,
     update,
 )
-from sqlalchemy.dialects.postgresql import Insert as PgInsert
-from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.dialects.sqlite import Insert as SqliteInsert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
+from sudoku_arena.server.db.engine import Op, upsert
 from sudoku_arena.server.db.schema import metadata
 
 ratings_table = Table(
@@ -81,6 +78,10 @@ rated_games_table = Table(
 )
 
 
+#: A rated seat's player: (rating key, name shown).
+Seat = tuple[str, str]
+
+
 @dataclass(frozen=True)
 class RatingRow:
     player: str
@@ -102,36 +103,50 @@ class HistoryRow:
     at: float
 
 
-def _insert(engine: Engine) -> Callable[[Table], PgInsert | SqliteInsert]:
-    """The dialect's INSERT (both have ``on_conflict_do_*``)."""
-    return pg_insert if engine.dialect.name == "postgresql" else sqlite_insert
-
-
-def mark_rated(engine: Engine, game_id: str, game: str, seats: dict[int, tuple[str, str]]) -> None:
-    """Record ``game_id`` as rated, with the players known at creation (seat ->
-    (key, name)); nothing happens if it is recorded already."""
+def _mark_rated(conn: Connection, game_id: str, game: str, seats: Mapping[int, Seat]) -> None:
     data = json.dumps({str(k): list(v) for k, v in seats.items()})
-    with engine.begin() as conn:
-        conn.execute(
-            _insert(engine)(rated_games_table)
-            .values(
-                game_id=game_id,
-                game=game,
-                rated=True,
-                seats=data,
-                applied=False,
-                created=time.time(),
-            )
-            .on_conflict_do_nothing()
+    conn.execute(
+        upsert(conn)(rated_games_table)
+        .values(
+            game_id=game_id, game=game, rated=True, seats=data, applied=False, created=time.time()
         )
+        .on_conflict_do_nothing()
+    )
+
+
+def mark_rated(engine: Engine, game_id: str, game: str, seats: Mapping[int, Seat]) -> None:
+    """Record ``game_id`` as rated, with the players known at creation (seat ->
+    (key, name)); nothing happens if it is recorded already. (Games are made rated in
+    their own commit, :class:`MarkRated`; this is for tools and tests.)"""
+    with engine.begin() as conn:
+        _mark_rated(conn, game_id, game, seats)
+
+
+@dataclass(frozen=True, slots=True)
+class MarkRated(Op):
+    """:func:`mark_rated` in the transaction that creates the game (``Together`` with
+    it): a game is rated from its first commit, so whoever loads it knows for good, and
+    a server may keep that in memory."""
+
+    game_id: str
+    game: str
+    seats: Mapping[int, Seat]
+
+    def apply(self, conn: Connection, now: float, shared: bool) -> None:
+        _mark_rated(conn, self.game_id, self.game, self.seats)
+
+
+def rated_flag(conn: Connection, game_id: str) -> bool:
+    """Whether ``game_id`` was made rated, read on ``conn``."""
+    t = rated_games_table
+    row = conn.execute(select(t.c.rated).where(t.c.game_id == game_id)).first()
+    return bool(row is not None and row.rated)
 
 
 def is_rated(engine: Engine, game_id: str) -> bool:
     """Whether ``game_id`` was created rated (no takebacks, no coach)."""
-    t = rated_games_table
     with engine.connect() as conn:
-        row = conn.execute(select(t.c.rated).where(t.c.game_id == game_id)).first()
-    return bool(row is not None and row.rated)
+        return rated_flag(conn, game_id)
 
 
 def rated_seats(conn: Connection, game_id: str) -> dict[int, tuple[str, str]]:
@@ -178,7 +193,7 @@ def ensure_ratings(
     player's), in key order: the rows then exist to be locked, so two first games of
     one player at once do not both start from nothing (the second insert waits for the
     first transaction and then does nothing)."""
-    ins = _insert(conn.engine)
+    ins = upsert(conn)
     for key in sorted(players):
         conn.execute(
             ins(ratings_table)
@@ -212,7 +227,7 @@ def store_ratings(
     conn: Connection, game: str, game_id: str | None, rows: Sequence[tuple[RatingRow, int]]
 ) -> None:
     """Write each (rating, display) and, with a ``game_id``, its history row."""
-    ins = _insert(conn.engine)
+    ins = upsert(conn)
     t = ratings_table
     for r, display in rows:
         values = {
