@@ -7,9 +7,13 @@ reference server (``benchmarks/reference_server.py``: the same WebSocket endpoin
 group commit, no engine), and prints moves/s, p50/p90/p99 latency and the ratios.
 ``--accounts`` adds a third server in each round: the real server with its rate limits
 on, played by signed-in accounts (``loadtest.py --accounts``), with its own ratios.
+``--before DIR`` adds the server of another checkout (``git worktree add DIR REV``; build
+its compiled modules as this one's, ``python setup.py build_ext --inplace``), played by
+guests: what a change did, measured in the same rounds as the rest.
 
     python benchmarks/server_load.py                 # about 3 minutes
     python benchmarks/server_load.py --accounts      # guests, accounts, reference
+    python benchmarks/server_load.py --accounts --before /tmp/before --clients 500
     python benchmarks/server_load.py --duration 30 --clients 100,500,1000
 """
 
@@ -54,8 +58,16 @@ def main() -> None:
         action="store_true",
         help="also the server with rate limits on, played by signed-in accounts",
     )
+    ap.add_argument(
+        "--before",
+        default=None,
+        help="also the server of this checkout (an earlier commit's worktree), as guests",
+    )
     args = ap.parse_args()
     servers = ["arena", "accounts", "reference"] if args.accounts else ["arena", "reference"]
+    if args.before:
+        SERVERS["before"] = ["--source", args.before]
+        servers.insert(0, "before")
     compared = servers[:-1]
     extra = ["--think", str(args.think)]
     print(

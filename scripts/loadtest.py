@@ -505,14 +505,31 @@ REFERENCE = os.path.join(
 LOAD_LIMITS = {"signup": "5000/hour", "create": "30000/minute", "socket": "60000/minute"}
 
 
+def _serve_options(source: str) -> str:
+    """The text of another checkout's ``serve`` command (a server from before the rate
+    limits has no ``--no-rate-limits``)."""
+    path = os.path.join(source, "src", "sudoku_arena", "cli", "serve.py")
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
 def _start_server(
-    port: int, db_dir: str, redis_url: str | None, reference: bool = False, limits: bool = False
+    port: int,
+    db_dir: str,
+    redis_url: str | None,
+    reference: bool = False,
+    limits: bool = False,
+    source: str | None = None,
 ) -> subprocess.Popen[bytes]:
     exe = shutil.which("sudoku-arena") or os.path.join(
         os.path.dirname(sys.executable), "sudoku-arena"
     )
     db = f"sqlite:///{db_dir}/load.sqlite3"
     cmd = [exe, "serve", "--port", str(port), "--database-url", db]
+    env = None
+    if source:  # another checkout's server, on this interpreter and its packages
+        env = {**os.environ, "PYTHONPATH": os.path.join(source, "src")}
+        cmd = [sys.executable, "-m", "sudoku_arena.cli.main", *cmd[1:]]
     # One bot worker process, as a served site has (the default is one per CPU): with none,
     # bots and the post-game analysis of every finished game think in threads of the
     # server process and take the event loop's time (331 against 486 moves/s at 100
@@ -520,13 +537,13 @@ def _start_server(
     cmd += ["--bot-workers", "1", "--log-level", "warning"]
     if limits:
         cmd += [f"--limit={rule}={value}" for rule, value in LOAD_LIMITS.items()]
-    else:  # every simulated player connects from this machine: the limits are off
-        cmd.append("--no-rate-limits")
+    elif not source or "no-rate-limits" in _serve_options(source):
+        cmd.append("--no-rate-limits")  # every simulated player connects from this machine
     if reference:  # the bare server: same I/O and group commit, no engine
         cmd = [sys.executable, REFERENCE, "--port", str(port), "--database-url", db]
     if redis_url:
         cmd += ["--redis-url", redis_url, "--channel", f"arena-load-{os.getpid()}"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, env=env)
     deadline = time.time() + 30
     while time.time() < deadline:
         try:
@@ -560,6 +577,13 @@ def main() -> None:
         action="store_true",
         help="with --serve: start the bare reference server (benchmarks/reference_server.py) "
         "instead of sudoku-arena serve",
+    )
+    ap.add_argument(
+        "--source",
+        default=None,
+        help="with --serve: the server of another checkout (its src/ first on PYTHONPATH, "
+        "this interpreter's packages), e.g. a `git worktree` of an earlier commit, to "
+        "compare two builds on one machine in one run",
     )
     ap.add_argument(
         "--accounts",
@@ -597,6 +621,8 @@ def main() -> None:
     args = ap.parse_args()
     if args.clients < 2 or args.duration <= 0 or args.duration > 3600:
         ap.error("--clients must be at least 2 and --duration in (0, 3600]")
+    if args.source and (args.reference or not os.path.isdir(os.path.join(args.source, "src"))):
+        ap.error("--source needs a checkout's folder (with src/) and the real server")
     if args.accounts and args.reference:
         ap.error("--accounts needs the real server (the reference has no accounts)")
     if args.servers > 1 and not args.redis_url:
@@ -610,7 +636,9 @@ def main() -> None:
         for _ in range(args.servers):
             port = _free_port()
             limits = (args.limits or args.accounts) and not args.reference
-            servers.append(_start_server(port, tmp, args.redis_url, args.reference, limits))
+            servers.append(
+                _start_server(port, tmp, args.redis_url, args.reference, limits, args.source)
+            )
             urls.append(f"http://127.0.0.1:{port}")
     try:
         pairs = args.clients // 2
