@@ -33,9 +33,10 @@ import hmac
 import json
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from http.cookies import SimpleCookie
-from typing import Annotated
+from typing import Annotated, TypeVar
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -54,6 +55,9 @@ from sudoku_arena.server.limits import RateLimits, TooManyRequests
 from sudoku_arena.server.live import LiveGame
 from sudoku_arena.server.openapi import documented
 from sudoku_arena.server.security import client_ip
+from sudoku_arena.server.sessions import SessionCache
+
+T = TypeVar("T")
 
 SESSION_COOKIE = "session"
 CSRF_COOKIE = "csrf"
@@ -174,9 +178,36 @@ def _cookie_secret(scope: Scope) -> str | None:
     return None
 
 
-def _live_session(engine: Engine, secret: str) -> db.SessionRow | None:
-    """The live session of the cookie ``secret`` (blocking: call from a thread)."""
-    return db.load_session(engine, _hash(secret), time.time())
+def _sessions(scope: Scope) -> SessionCache:
+    cache: SessionCache = scope["app"].state.arena.sessions
+    return cache
+
+
+def _live_session(engine: Engine, session_id: str) -> db.SessionRow | None:
+    """The live session ``session_id`` from the database (blocking: call from a thread)."""
+    return db.load_session(engine, session_id, time.time())
+
+
+async def _read_session(
+    cache: SessionCache, engine: Engine, secret: str, also: Callable[[], T] | None = None
+) -> tuple[db.SessionRow | None, T | None]:
+    """The live session of the cookie ``secret``, kept a few seconds by this process
+    (:mod:`~sudoku_arena.server.sessions`), and what ``also`` reads, both in one trip
+    to a thread when the session is not kept (``also`` runs only for a live session)."""
+    session_id = _hash(secret)
+    found = cache.get(session_id)
+    if found is not None:
+        return found, None if also is None else await asyncio.to_thread(also)
+    epoch = cache.epoch
+
+    def read() -> tuple[db.SessionRow | None, T | None]:
+        session = _live_session(engine, session_id)
+        return session, None if session is None or also is None else also()
+
+    session, extra = await asyncio.to_thread(read)
+    if session is not None:
+        cache.keep(session, epoch)
+    return session, extra
 
 
 async def _session_in(scope: Scope, engine: Engine) -> db.SessionRow | None:
@@ -185,7 +216,7 @@ async def _session_in(scope: Scope, engine: Engine) -> db.SessionRow | None:
     if "arena_session" not in state:
         secret = _cookie_secret(scope)
         state["arena_session"] = (
-            None if secret is None else await asyncio.to_thread(_live_session, engine, secret)
+            None if secret is None else (await _read_session(_sessions(scope), engine, secret))[0]
         )
     found: db.SessionRow | None = state["arena_session"]
     return found
@@ -269,6 +300,7 @@ async def _start_session(
     old = await _session_in(request.scope, engine)
     if old is not None:
         await asyncio.to_thread(db.delete_session, engine, old.id)
+        _sessions(request.scope).ended([old.id])
     # Sign-ins are rare enough to sweep the expired sessions (an indexed delete).
     await asyncio.to_thread(db.delete_expired_sessions, engine, time.time())
     secret, csrf = secrets.token_urlsafe(32), secrets.token_urlsafe(32)
@@ -398,6 +430,7 @@ async def signout(_body: SignOut, request: Request, response: Response) -> Accou
     session = await _session_in(request.scope, engine_of(request))
     if session is not None:
         await asyncio.to_thread(db.delete_session, engine_of(request), session.id)
+        _sessions(request.scope).ended([session.id])
     _clear_cookies(request, response)
     return AccountInfo(signed_in=False)
 
@@ -415,6 +448,7 @@ async def change_password(
     await asyncio.to_thread(db.set_password_hash, engine, row.id, hashed)
     csrf, session_id = await _start_session(request, response, row)
     await asyncio.to_thread(db.delete_sessions_of, engine, row.id, session_id)
+    _sessions(request.scope).ended_of(row.id, keep=session_id)
     return _info(row, csrf)
 
 
@@ -430,6 +464,7 @@ async def delete_account(
     if row is None or not await asyncio.to_thread(_verify, row.password_hash, body.password):
         raise ApiError(401, "bad_credentials", "password: that is not the password")
     renamed = await asyncio.to_thread(db.delete_account, engine, row.id)
+    _sessions(request.scope).ended_of(row.id)
     _rename_in_memory(request, renamed)
     _clear_cookies(request, response)
     return AccountInfo(signed_in=False)
@@ -490,22 +525,21 @@ async def socket_gate(app: Starlette, scope: Scope, receive: Receive, send: Send
     return False
 
 
-async def foreign_seats(scope: Scope, engine: Engine, game_id: str) -> set[int]:
+async def foreign_seats(
+    scope: Scope, sessions: SessionCache, engine: Engine, game_id: str
+) -> set[int]:
     """The seats of ``game_id`` linked to an account other than the one the socket's
     session cookie signs in (none for a guest: seat tokens alone keep working). The
     session and the seats' links are read in one trip to a thread."""
     secret = _cookie_secret(scope)
     if secret is None:
         return set()
-
-    def read() -> set[int]:
-        session = _live_session(engine, secret)
-        if session is None or session.account_id is None:
-            return set()
-        owners = db.seat_accounts(engine, game_id)
-        return {seat for seat, owner in owners.items() if owner != session.account_id}
-
-    return await asyncio.to_thread(read)
+    session, owners = await _read_session(
+        sessions, engine, secret, lambda: db.seat_accounts(engine, game_id)
+    )
+    if session is None or session.account_id is None or owners is None:
+        return set()
+    return {seat for seat, owner in owners.items() if owner != session.account_id}
 
 
 def add_accounts(app: FastAPI) -> None:

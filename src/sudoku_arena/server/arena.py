@@ -73,6 +73,7 @@ from sudoku_arena.server.presence import CLAIM_AFTER, Attendance, Presence
 from sudoku_arena.server.rematch import Rematches
 from sudoku_arena.server.resident import Resident
 from sudoku_arena.server.seating import BOT, HUMAN, Seating, SeatSpec, creators_seeds, new_seats
+from sudoku_arena.server.sessions import SessionCache
 from sudoku_arena.server.takeback import Takebacks
 
 #: ``Client`` (server/clients.py), ``duration_words`` (server/endings.py), ``HUMAN``,
@@ -171,6 +172,7 @@ class Arena:
         #: Each game's chat rooms, and the players' takeback requests (server/chat.py,
         #: server/takeback.py); the app gives the chat its rate limits.
         self.chat = Chat(self)
+        self.sessions = SessionCache(None if fanout is None else fanout.publish)
         self.takebacks = Takebacks(self)
 
     # -- life cycle ------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from sudoku_arena.core.endings import OUTSIDE_RULES
 from sudoku_arena.core.errors import ArenaError
 from sudoku_arena.core.types import JsonDict, Outcome
+from sudoku_arena.server import sessions
 from sudoku_arena.server.clock import Clock
 from sudoku_arena.server.db import games as games_db
 from sudoku_arena.server.db import seats as seats_db
@@ -43,10 +44,13 @@ class Fleet:
         their connections; a game not held here is left alone (it is read from the
         database when it is opened). Nothing is published back."""
         arena = self.arena
+        kind = event.get("kind")
+        if kind == sessions.KIND:
+            arena.sessions.on_event(event)
+            return
         gid = event.get("game")
         if not isinstance(gid, str):
             return
-        kind = event.get("kind")
         if kind in ("chat", "chat_mute"):
             await arena.chat.on_event(event)
             return
