@@ -290,7 +290,14 @@ def test_a_message_reaches_the_room_on_another_process(pg_url: str) -> None:
         s_b2 = Player(b.ws_url, made["id"], [], device="wb2")
         said = [m["text"] for m in _history(s_b2)["messages"]]
         assert said == ["watching on b", "late from a"]
-        for p in (p0, p1, s_a, s_b, s_b2):
+        # a made the game, so it greets from memory from the start (never read): what
+        # came from b is in it, and the players' room has p0's three messages.
+        s_a2 = Player(a.ws_url, made["id"], [], device="wa2")
+        assert [m["text"] for m in _history(s_a2)["messages"]] == said
+        p0b = Player(a.ws_url, made["id"], [tokens[0]], device="d0")
+        mine = [m["text"] for m in _history(p0b)["messages"]]
+        assert mine == ["from a", "muted now", "and again"]
+        for p in (p0, p1, s_a, s_b, s_b2, s_a2, p0b):
             p.close()
 
 

@@ -150,8 +150,10 @@ def test_games_open_lazily_and_idle_ones_leave_memory(sqlite_url: str) -> None:
         arena.attach(arena.games[bot], watched)
         arena.idle_seconds = 10.0
         later = lg.last_used + 11.0
+        await arena.chat._mutes_of(people)  # its chat's mutes read and kept
         assert arena.evict_idle(later) == [people]  # the watched game stays
         assert set(arena.games) == {bot}
+        assert people not in arena.chat._mutes  # what the chat kept goes with the game
         again = await arena.get(people)  # and a left game comes back on access
         assert again is not None and again.ply == 0
         arena.detach(watched)

@@ -397,6 +397,7 @@ class Arena:
         await self.storage.write(ops[0] if len(ops) == 1 else Together(tuple(ops)))
         self.games[row.id] = lg
         self.attendance.opened(row.id, n)
+        self.chat.created(row.id)
         self._publish(GameCreated(row.id, row.game, rematch_of))
         self.schedule_bots(lg)
         return lg, tokens

@@ -123,6 +123,14 @@ class Chat:
     def _engine(self) -> Engine:
         return self.arena.storage.engine
 
+    def created(self, game_id: str) -> None:
+        """A game made by this process has no messages and no mutes yet: its first
+        connections are greeted without reading the database (what comes later, here
+        or through the fan-out, is kept as for any game held here)."""
+        self._mutes[game_id] = {}
+        for room in (PLAYERS, SPECTATORS):
+            self._history[(game_id, room)] = []
+
     # -- a connection arrives --------------------------------------------------------------
 
     async def greet(self, lg: LiveGame, client: Client) -> None:

@@ -49,6 +49,7 @@ class Resident:
             del arena.games[gid]
             self._finished.pop(gid, None)
             arena.attendance.forget(gid)
+            arena.chat.forget(gid)
         return gone
 
     def retire(self, lg: LiveGame, over: bool | None = None) -> None:
@@ -63,3 +64,4 @@ class Resident:
                 if not arena.clients.get(old):
                     arena.games.pop(old, None)
                     arena.attendance.forget(old)
+                    arena.chat.forget(old)
