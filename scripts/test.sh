@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Set up a virtualenv with the package and its dev tools (the install compiles the hot
-# modules with mypyc), then run the static checks and the whole test suite twice: on the
-# compiled build and on pure Python. This is the README's test command and what CI runs.
+# modules with mypyc), then run the static checks, the whole test suite on the compiled
+# build, and the engine-side tests again on pure Python (see the pure pass below). This
+# is the README's test command and what CI runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 -m venv .venv
@@ -43,6 +44,20 @@ if [ "${SUDOKU_ARENA_PURE:-}" != "1" ] && command -v cc >/dev/null 2>&1 \
   echo "the install did not compile although a C compiler is present; see pip install -v -e ." >&2
   exit 1
 fi
-.venv/bin/python -m pytest -n 2 --dist loadgroup -rs --durations=10 "$@"
+# --max-worker-restart=0: a test worker that dies ends the run at once, naming the test it
+# ran; with --dist loadgroup a replaced worker can leave the run waiting forever instead.
+pytest=(.venv/bin/python -m pytest -n 2 --dist loadgroup --max-worker-restart=0 -rs --durations=10)
+"${pytest[@]}" "$@"
+# The pure pass runs the tests of the code that compiles (engines, grids, search) and of
+# everything that drives it directly: bots, the lab, interop, print, the CLI, the build.
+# The server, its pages and its fleets are pure Python in both builds and reach the
+# engines only through the interfaces tested here; the compiled pass runs them, with two
+# server files kept here as a check that the pure engines serve games end to end.
 echo "Pure path: $(SUDOKU_ARENA_PURE=1 .venv/bin/sudoku-arena version)"
-SUDOKU_ARENA_PURE=1 .venv/bin/python -m pytest -n 2 --dist loadgroup -rs --durations=10 "$@"
+pure_paths=(tests/server/test_api.py tests/server/test_ws.py)
+for path in tests/*/ tests/test_*.py; do
+  [ "$path" = tests/server/ ] || pure_paths+=("$path")
+done
+# Arguments (a file, -k ...) choose the tests of both passes.
+[ "$#" -eq 0 ] || pure_paths=("$@")
+SUDOKU_ARENA_PURE=1 "${pytest[@]}" "${pure_paths[@]}"

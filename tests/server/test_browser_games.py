@@ -1,7 +1,7 @@
 """Every game played to its end against a bot by clicks and taps only, on a desktop
-(1280x800) and a phone (390x844): every control inside the viewport, no sideways
-scrolling, phone-sized tap targets and text, and a click on a place that cannot be
-played shows the engine's reason.
+(1280x800) or a phone (390x844), the sizes alternating between games: every control
+inside the viewport, no sideways scrolling, phone-sized tap targets and text, and a
+click on a place that cannot be played shows the engine's reason.
 
 ``ARENA_SCREENS`` names a folder to keep one screenshot per game and size (the README's
 gallery in docs/screens/ is made this way).
@@ -120,9 +120,21 @@ def _try_illegal(page: Any, played: Callable[[], int]) -> str | None:
     return text
 
 
+def _game_sizes() -> list[Any]:
+    """Each game on one size, the sizes alternating (a whole game is 20-45 s of a browser;
+    test_browser_phone checks every game's phone layout besides). Making the gallery
+    (``ARENA_SCREENS``) plays every game on both sizes."""
+    both = bool(os.environ.get("ARENA_SCREENS"))
+    out = []
+    for i, (game, params, grid9) in enumerate(GAMES):
+        for size in ("desktop", "phone"):
+            if both or size == ("phone", "desktop")[i % 2]:
+                out.append(pytest.param(game, params, grid9, size, id=f"{game}-{size}"))
+    return out
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("size", ["desktop", "phone"])
-@pytest.mark.parametrize(("game", "params", "grid9"), GAMES, ids=[g[0] for g in GAMES])
+@pytest.mark.parametrize(("game", "params", "grid9", "size"), _game_sizes())
 def test_a_whole_game_against_a_bot_by_clicks(
     server: LiveServer,
     browser: Any,

@@ -1,8 +1,9 @@
 """A fleet: three ``serve`` processes on one PostgreSQL and one Redis, players connected
 to any of them, one process killed with SIGKILL mid-run and started again.
 
-50 games are played to the end: 15 SuDokuHex games between bots, 15 SuDokuHex games of a
-person against a bot, 20 Tic-Tac-Sudoku invites between two people. Afterwards: every
+20 games are played to the end: 6 SuDokuHex games between bots, 6 SuDokuHex games of a
+person against a bot, 8 Tic-Tac-Sudoku invites between two people (more games took three
+minutes of a 2-core machine and found nothing these do not). Afterwards: every
 acknowledged action is in the database exactly once, at its ply; every game replays from
 the database; a rematch asked on two processes at once exists exactly once; and every
 player's last position is the one the database gives."""
@@ -152,7 +153,7 @@ def test_a_fleet_of_three_processes_loses_nothing_when_one_is_killed(pg_url: str
     fleet = Fleet(pg_url, "arena-fleet-" + secrets.token_hex(4))
     try:
         games: list[Game] = []
-        plan = ["bots"] * 15 + ["human-bot"] * 15 + ["invite"] * 20
+        plan = ["bots"] * 6 + ["human-bot"] * 6 + ["invite"] * 8
         for kind in plan:
             seats: list[dict[str, Any]] = {
                 "bots": [{"kind": "bot", "agent": "greedy"}, {"kind": "bot", "agent": "random"}],
@@ -179,7 +180,7 @@ def test_a_fleet_of_three_processes_loses_nothing_when_one_is_killed(pg_url: str
                 raise AssertionError(f"games did not end: {_describe(fleet, stuck, rng)}")
             g = rng.choice([g for g in people if not g.done])
             _step(fleet, g, rng, acked)
-            if not killed and len(acked) > 150:
+            if not killed and len(acked) > 60:
                 fleet.proc(1).kill()  # SIGKILL mid-run: no shutdown code runs
                 fleet.procs[1] = None
                 killed = True
@@ -205,7 +206,7 @@ def test_a_fleet_of_three_processes_loses_nothing_when_one_is_killed(pg_url: str
                 (r.game_id, r.ply): r.action
                 for r in conn.execute(text("SELECT game_id, ply, action FROM arena_actions"))
             }
-        assert len(acked) > 300
+        assert len(acked) > 120
         for gid, ply, action in acked:
             assert rows[(gid, ply)] == action
         # Every game replays from the database and is over.

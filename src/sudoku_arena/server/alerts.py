@@ -44,7 +44,6 @@ from fastapi import FastAPI, Request
 from fastapi.responses import Response
 from py_vapid import Vapid
 from pydantic import BaseModel, ConfigDict, Field
-from pywebpush import WebPushException, webpush
 from sqlalchemy import Engine
 
 from sudoku_arena.server.accounts import check_seat
@@ -222,6 +221,10 @@ class Alerts:
     def _push(self, sub: db.Subscription, payload: Notice) -> None:
         """One Web Push message (blocking); a subscription the service says is gone
         (404, 410) is deleted."""
+        # Imported here, not at the top: it brings aiohttp and requests (0.4 s of every
+        # server's start), and only a server that sends a push needs them.
+        from pywebpush import WebPushException, webpush
+
         claims: dict[str, str | int] = {"sub": self.config.contact or self.config.public_url}
         try:
             webpush(
