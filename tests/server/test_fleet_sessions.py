@@ -55,7 +55,7 @@ def test_a_sign_out_and_a_new_password_end_sessions_on_every_process(pg_url: str
             timeout=20,
         )
         assert out.status_code == 200, out.text
-        # Well within the time a process keeps a session (15 s): the fan-out told them.
+        # Well within the time a process keeps a session (60 s): the fan-out told them.
         print("sign-out seen everywhere after", round(_gone_within(procs, first, 5.0), 3), "s")
 
         # Two browsers signed in; a new password on the first ends the second's session

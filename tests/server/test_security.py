@@ -228,6 +228,45 @@ def test_no_route_taking_a_seat_token_serves_another_accounts_seat(app: Any) -> 
     assert alice.post(f"/api/matches/{gid}/client-seed", json=seed, headers=a_csrf).is_success
 
 
+def test_links_made_away_from_the_game_count_at_once_in_the_process_keeping_it(
+    app: Any,
+) -> None:
+    """A process alone keeps each game's seat links in memory. Links made away from the
+    game's own requests reach it too: a guest's seat joining the account made in that
+    browser is refused to another account at once, and a deleted account's seat is
+    nobody's any more (as the database says)."""
+    guest, carol = _client(app, "10.0.4.5"), _client(app, "10.0.4.6")
+    c_csrf = _signup(carol, "carol")
+    made = guest.post("/api/matches", json={"game": "tic-tac-sudoku"}).json()
+    gid, token = made["id"], made["seats"][0]["token"]
+    device = "guest-device-to-join"
+    claim = guest.post(f"/api/matches/{gid}/claim", json={"token": token, "device": device})
+    assert claim.status_code == 200
+    state = f"/api/matches/{gid}/state"
+    bearer = {"authorization": f"Bearer {token}"}
+    # Nobody's seat yet: not refused for its account, only because another device
+    # holds it (checked after the account).
+    first = carol.get(state, headers=bearer | c_csrf)
+    assert first.status_code == 409 and first.json()["error"]["code"] == "seat_elsewhere"
+    assert app.state.arena.games[gid].owners == {}  # the links, now known to this process
+    joined = guest.post(
+        "/api/account/signup", json={"name": "joiner", "password": PASSWORD, "device": device}
+    )
+    assert joined.status_code == 201 and joined.json()["linked_seats"] == 1
+    refused = carol.get(state, headers=bearer | c_csrf)
+    assert refused.status_code == 403
+    assert refused.json()["error"]["code"] == "seat_of_another_account"
+    gone = guest.request(
+        "DELETE",
+        "/api/account",
+        json={"password": PASSWORD},
+        headers={"x-csrf-token": joined.json()["csrf"]},
+    )
+    assert gone.status_code == 200, gone.text
+    after = carol.get(state, headers=bearer | c_csrf)
+    assert after.status_code == 409 and after.json()["error"]["code"] == "seat_elsewhere"
+
+
 def test_a_flood_of_new_games_from_one_address_gets_429_others_play_on(app: Any) -> None:
     flood, other = _client(app, "10.0.5.1"), _client(app, "10.0.5.2")
     allowed = int(RULES["create"].split("/")[0])

@@ -34,10 +34,9 @@ import hmac
 import json
 import secrets
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 from http.cookies import SimpleCookie
-from typing import Annotated, TypeVar
+from typing import Annotated
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -55,10 +54,9 @@ from sudoku_arena.server.errors import ApiError, error_body
 from sudoku_arena.server.limits import RateLimits, TooManyRequests
 from sudoku_arena.server.live import LiveGame
 from sudoku_arena.server.openapi import documented
+from sudoku_arena.server.seating import Seating
 from sudoku_arena.server.security import client_ip
 from sudoku_arena.server.sessions import SessionCache
-
-T = TypeVar("T")
 
 SESSION_COOKIE = "session"
 CSRF_COOKIE = "csrf"
@@ -194,26 +192,18 @@ def _live_session(engine: Engine, session_id: str) -> db.SessionRow | None:
     return db.load_session(engine, session_id, time.time())
 
 
-async def _read_session(
-    cache: SessionCache, engine: Engine, secret: str, also: Callable[[], T] | None = None
-) -> tuple[db.SessionRow | None, T | None]:
+async def _read_session(cache: SessionCache, engine: Engine, secret: str) -> db.SessionRow | None:
     """The live session of the cookie ``secret``, kept a few seconds by this process
-    (:mod:`~sudoku_arena.server.sessions`), and what ``also`` reads, both in one trip
-    to a thread when the session is not kept (``also`` runs only for a live session)."""
+    (:mod:`~sudoku_arena.server.sessions`)."""
     session_id = _hash(secret)
     found = cache.get(session_id)
     if found is not None:
-        return found, None if also is None else await asyncio.to_thread(also)
+        return found
     epoch = cache.epoch
-
-    def read() -> tuple[db.SessionRow | None, T | None]:
-        session = _live_session(engine, session_id)
-        return session, None if session is None or also is None else also()
-
-    session, extra = await asyncio.to_thread(read)
+    session = await asyncio.to_thread(_live_session, engine, session_id)
     if session is not None:
         cache.keep(session, epoch)
-    return session, extra
+    return session
 
 
 async def _session_in(scope: Scope, engine: Engine) -> db.SessionRow | None:
@@ -222,7 +212,7 @@ async def _session_in(scope: Scope, engine: Engine) -> db.SessionRow | None:
     if "arena_session" not in state:
         secret = _cookie_secret(scope)
         state["arena_session"] = (
-            None if secret is None else (await _read_session(_sessions(scope), engine, secret))[0]
+            None if secret is None else await _read_session(_sessions(scope), engine, secret)
         )
     found: db.SessionRow | None = state["arena_session"]
     return found
@@ -316,12 +306,25 @@ async def _start_session(
     return csrf, session_id
 
 
+def _seating(request: Request) -> Seating:
+    seating: Seating = request.app.state.arena.seating
+    return seating
+
+
+def _games_in_memory(request: Request) -> dict[str, LiveGame]:
+    games: dict[str, LiveGame] = request.app.state.arena.games
+    return games
+
+
 async def _link_device(request: Request, account_id: int, device: str | None) -> int:
     if device is None:
         return 0
-    return await asyncio.to_thread(
+    linked: int = await asyncio.to_thread(
         db.link_device_seats, engine_of(request), account_id, _hash(device)
     )
+    if linked:  # seats of any game: the games held here read their links again
+        Seating.forget_owners(_games_in_memory(request).values())
+    return linked
 
 
 def _verify(stored: str | None, password: str) -> bool:
@@ -333,13 +336,19 @@ def _verify(stored: str | None, password: str) -> bool:
         return False
 
 
-async def check_seat(request: Request, game_id: str, seats: list[int]) -> None:
+async def check_seat(
+    request: Request, game_id: str, seats: list[int], lg: LiveGame | None = None
+) -> None:
     """Refuse (403 ``seat_of_another_account``) a request signed in as one account for a
-    seat linked to another. Guests (seat token alone) are not asked."""
+    seat linked to another. Guests (seat token alone) are not asked. With ``lg`` (the
+    game, open here) its links are taken as this process keeps them."""
     account = await current_account(request)
     if account is None:
         return
-    owners = await asyncio.to_thread(db.seat_accounts, engine_of(request), game_id)
+    if lg is not None:
+        owners = await _seating(request).owners(lg)
+    else:
+        owners = await asyncio.to_thread(db.seat_accounts, engine_of(request), game_id)
     for seat in seats:
         owner = owners.get(seat)
         if owner is not None and owner != account.id:
@@ -358,7 +367,7 @@ async def seat_by_token(request: Request, lg: LiveGame, token: object) -> int:
     seat = lg.seat_for_token(token) if isinstance(token, str) and 0 < len(token) <= 100 else None
     if seat is None:
         raise ApiError(403, "bad_token", "that token does not belong to a seat of this game")
-    await check_seat(request, lg.id, [seat])
+    await check_seat(request, lg.id, [seat], lg)
     return seat
 
 
@@ -369,6 +378,9 @@ async def link_seats(request: Request, game_id: str, seats: list[int]) -> None:
     if account is not None and seats:
         storage: Storage = request.app.state.arena.storage
         await storage.write(db.LinkSeats(account.id, tuple((game_id, s) for s in seats)))
+        lg = _games_in_memory(request).get(game_id)
+        if lg is not None:
+            Seating.linked(lg, account.id, seats)
 
 
 # -- routes -----------------------------------------------------------------------------------
@@ -482,7 +494,8 @@ def _rename_in_memory(request: Request, seats: list[tuple[str, int]]) -> None:
     """The deleted account's seats in the games this process holds open get the new
     name at once (the database has it already; other processes of a fleet read it
     when they next open the game)."""
-    games = request.app.state.arena.games
+    games = _games_in_memory(request)
+    Seating.forget_owners(games[g] for g, _ in seats if g in games)  # its links are gone
     for game_id, seat in seats:
         lg = games.get(game_id)
         if lg is None or not 0 <= seat < len(lg.seats):
@@ -534,19 +547,17 @@ async def socket_gate(app: Starlette, scope: Scope, receive: Receive, send: Send
 
 
 async def foreign_seats(
-    scope: Scope, sessions: SessionCache, engine: Engine, game_id: str
+    scope: Scope, sessions: SessionCache, engine: Engine, seating: Seating, lg: LiveGame
 ) -> set[int]:
-    """The seats of ``game_id`` linked to an account other than the one the socket's
-    session cookie signs in (none for a guest: seat tokens alone keep working). The
-    session and the seats' links are read in one trip to a thread."""
+    """The seats of ``lg`` linked to an account other than the one the socket's session
+    cookie signs in (none for a guest: seat tokens alone keep working)."""
     secret = _cookie_secret(scope)
     if secret is None:
         return set()
-    session, owners = await _read_session(
-        sessions, engine, secret, lambda: db.seat_accounts(engine, game_id)
-    )
-    if session is None or session.account_id is None or owners is None:
+    session = await _read_session(sessions, engine, secret)
+    if session is None or session.account_id is None:
         return set()
+    owners = await seating.owners(lg)
     return {seat for seat, owner in owners.items() if owner != session.account_id}
 
 

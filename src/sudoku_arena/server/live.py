@@ -135,6 +135,9 @@ class LiveGame(Views):
         self.bot_flag: bool | None = row.bot_to_move
         self.row = replace(row, actions=[])  # the match below holds them
         self.seats: list[SeatRow] = sorted(row.seats, key=lambda s: s.seat)
+        #: Seat -> account id of the seats linked to accounts, as far as this process
+        #: knows them (``None``: not known; see :meth:`Seating.owners`).
+        self.owners: dict[int, int] | None = None
         if game is None:
             game = build(row.game, row.params)
         # Games stored before commitments existed had only a seed: their secret is

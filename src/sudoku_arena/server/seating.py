@@ -27,7 +27,7 @@ from sudoku_arena.ai import make_agent
 from sudoku_arena.core.errors import InvalidParameterError
 from sudoku_arena.core.fairness import ClientSeed, check_client_seed
 from sudoku_arena.core.protocol import AnyGame
-from sudoku_arena.server.db.accounts import LinkSeats
+from sudoku_arena.server.db.accounts import LinkSeats, seat_accounts
 from sudoku_arena.server.db.engine import SeatTaken, Storage, StorageError, Together
 from sudoku_arena.server.db.seats import ClaimSeat, ReissueSeat, ResumeSeat, SeatRow, load_seats
 from sudoku_arena.server.fanout import RedisFanout
@@ -78,6 +78,32 @@ class Seating:
             return
         lg.set_seats(await asyncio.to_thread(load_seats, self.storage.engine, lg.id))
 
+    async def owners(self, lg: LiveGame) -> dict[int, int]:
+        """Seat -> account id of ``lg``'s seats linked to accounts. A process alone keeps
+        them with the game once known (every link is made through it, and told here:
+        :meth:`linked`, :meth:`forget_owners`); a fleet's process reads them each time."""
+        if lg.owners is not None and self._alone():
+            return lg.owners
+        owners = await asyncio.to_thread(seat_accounts, self.storage.engine, lg.id)
+        if self._alone():
+            lg.owners = owners
+        return owners
+
+    @staticmethod
+    def linked(lg: LiveGame, account: int, seats: Iterable[int]) -> None:
+        """``seats`` of ``lg`` were just linked to ``account`` (the first link of a seat
+        stays, as in the database)."""
+        if lg.owners is not None:
+            for seat in seats:
+                lg.owners.setdefault(seat, account)
+
+    @staticmethod
+    def forget_owners(games: Iterable[LiveGame]) -> None:
+        """Links changed outside these games' own requests (a device's guest seats joined
+        an account, an account was deleted): read them again when next asked."""
+        for lg in games:
+            lg.owners = None
+
     async def claim(
         self,
         lg: LiveGame,
@@ -101,8 +127,9 @@ class Seating:
         link = None if account is None else LinkSeats(account, ((lg.id, seat),))
         held = lg.seat_device(seat)
         if held == device:
-            if link is not None:
+            if account is not None and link is not None:
                 await self.storage.write(link)
+                self.linked(lg, account, [seat])
             return False
         if held is not None and not move:
             raise ActionRefused("seat_elsewhere", SEAT_ELSEWHERE)
@@ -114,6 +141,8 @@ class Seating:
             raise ActionRefused("seat_elsewhere", SEAT_ELSEWHERE) from None
         except StorageError:
             raise ActionRefused("unavailable", "the seat could not be claimed; try again") from None
+        if account is not None:
+            self.linked(lg, account, [seat])
         if self._alone():  # the seats in memory are the stored ones, but for this claim
             claimed = replace(lg.seats[seat], claimed_by=device, claimed_at=time.time())
             lg.set_seats([claimed if s.seat == seat else s for s in lg.seats])

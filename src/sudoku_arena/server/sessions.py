@@ -1,14 +1,16 @@
-"""The signed-in sessions a server process read lately, kept in memory for a few seconds.
+"""The signed-in sessions a server process read lately, kept in memory for a minute.
 
 Every signed-in request and WebSocket reads its session (and its account's name): one
 trip to a thread and the database each, which a game of two signed-in players makes
 about six times. The session is kept here for :data:`KEEP_SECONDS` after it was read,
-so those reads become one. What ends a session ends it here too, at once: sign-out,
-sign-in on the same browser, a password change (every other session of the account),
-the account's deletion, on this process directly and on the others of a fleet through
-the fan-out (``{"kind": "sessions_ended", ...}``, :meth:`SessionCache.on_event`). A
-session's expiry is checked on every use. Only a change made outside the server (a row
-deleted by hand) waits for :data:`KEEP_SECONDS` to pass.
+so those reads become one, also from one game to the next (a quick game of
+Tic-Tac-Sudoku lasts about 20 s: with 15 s kept, every new game read it again). What
+ends a session ends it here too, at once: sign-out, sign-in on the same browser, a
+password change (every other session of the account), the account's deletion, on this
+process directly and on the others of a fleet through the fan-out
+(``{"kind": "sessions_ended", ...}``, :meth:`SessionCache.on_event`). A session's
+expiry is checked on every use. Only a change made outside the server (a row deleted by
+hand) waits for :data:`KEEP_SECONDS` to pass.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from sudoku_arena.core.types import JsonDict
 from sudoku_arena.server.db.accounts import SessionRow
 
 #: Seconds a session read from the database is used without reading it again.
-KEEP_SECONDS = 15.0
+KEEP_SECONDS = 60.0
 #: Sessions kept at most (the oldest read is forgotten first).
 MAX_KEPT = 20_000
 KIND = "sessions_ended"

@@ -205,7 +205,7 @@ async def _hello(arena: Arena, lg: LiveGame, client: Client, tokens: object, sco
     # A browser signed in as one account does not play another account's seats.
     theirs = set()
     if tokens:
-        theirs = await foreign_seats(scope, arena.sessions, arena.storage.engine, lg.id)
+        theirs = await foreign_seats(scope, arena.sessions, arena.storage.engine, arena.seating, lg)
     for t in tokens:
         seat = lg.seat_for_token(t) if isinstance(t, str) and len(t) <= 100 else None
         if seat is not None and seat in theirs:
