@@ -395,11 +395,9 @@ class Arena:
         if rated is not None:
             ops.append(MarkRated(row.id, row.game, dict(rated)))
         await self.storage.write(ops[0] if len(ops) == 1 else Together(tuple(ops)))
-        # A new game's links are the ones just written (the first link of a seat stays).
-        lg.owners = {}
+        lg.owners = {}  # a new game's links are the ones just written
         for account, linked in held.items():
-            for s in linked:
-                lg.owners.setdefault(s, account)
+            self.seating.linked(lg, account, linked)
         self.games[row.id] = lg
         self.attendance.opened(row.id, n)
         self.chat.created(row.id)
