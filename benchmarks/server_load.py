@@ -9,11 +9,15 @@ group commit, no engine), and prints moves/s, p50/p90/p99 latency and the ratios
 on, played by signed-in accounts (``loadtest.py --accounts``), with its own ratios.
 ``--before DIR`` adds the server of another checkout (``git worktree add DIR REV``; build
 its compiled modules as this one's, ``python setup.py build_ext --inplace``), played by
-guests: what a change did, measured in the same rounds as the rest.
+guests: what a change did, measured in the same rounds as the rest. ``--claims``: on
+every real server (not the reference, which has no seats to claim) both players of a
+game claim their seat's link over HTTP before connecting, as the play page does: the
+requests of a game between two browsers, guests or signed in.
 
     python benchmarks/server_load.py                 # about 3 minutes
     python benchmarks/server_load.py --accounts      # guests, accounts, reference
     python benchmarks/server_load.py --accounts --before /tmp/before --clients 500
+    python benchmarks/server_load.py --accounts --claims --before /tmp/before --clients 500
     python benchmarks/server_load.py --duration 30 --clients 100,500,1000
 """
 
@@ -63,10 +67,25 @@ def main() -> None:
         default=None,
         help="also the server of this checkout (an earlier commit's worktree), as guests",
     )
+    ap.add_argument(
+        "--claims",
+        action="store_true",
+        help="on the real servers both players claim their seats over HTTP, as browsers do",
+    )
+    ap.add_argument(
+        "--limits",
+        action="store_true",
+        help="the guests' server (not the earlier checkout's) with its rate limits on too",
+    )
     args = ap.parse_args()
+    if args.limits:
+        SERVERS["arena"] = [*SERVERS["arena"], "--limits"]
+    if args.claims:
+        for name in ("arena", "accounts"):
+            SERVERS[name] = [*SERVERS[name], "--claims"]
     servers = ["arena", "accounts", "reference"] if args.accounts else ["arena", "reference"]
     if args.before:
-        SERVERS["before"] = ["--source", args.before]
+        SERVERS["before"] = ["--source", args.before, *(["--claims"] if args.claims else [])]
         servers.insert(0, "before")
     compared = servers[:-1]
     extra = ["--think", str(args.think)]

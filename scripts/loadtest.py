@@ -18,6 +18,8 @@ committed: WAL with synchronous=FULL) and stops it afterwards. Clients run in
 then every client signs up first and plays signed in (session cookie on every request
 and WebSocket, CSRF token on changes, the invited player claims its seat), against a
 server with its rate limits on (``--limits``: raised so one address's crowd passes).
+``--claims``: both players of a game claim their seat's link over HTTP before
+connecting, as the play page does for every link it opens (the creator's too).
 Prints moves/s, p50/p90/p99/max acknowledgement latency and errors; ``--json`` prints
 the figures as JSON as well.
 """
@@ -64,7 +66,7 @@ class _Http:
         self.cookies: dict[str, str] = {}
 
     async def post(
-        self, path: str, body: dict[str, Any], signed: Signed | None = None
+        self, path: str, body: dict[str, Any], signed: Browser | None = None
     ) -> dict[str, Any]:
         """POST ``body`` as JSON; ``signed``: as that account (its session cookie and
         CSRF token). The answer's JSON; the cookies it sets land in ``self.cookies``."""
@@ -109,14 +111,28 @@ class _Http:
             self.writer.close()
 
 
-class Signed:
+class Browser:
+    """A guest's browser: its device token, sent when claiming a seat and in the
+    socket's hello (the play page keeps one per browser)."""
+
+    def __init__(self) -> None:
+        self.device = base64.urlsafe_b64encode(os.urandom(18)).decode()
+
+    def cookie(self) -> str:
+        return ""
+
+    def headers(self) -> str:
+        return ""
+
+
+class Signed(Browser):
     """A signed-in account, as a browser keeps it: the session cookie (sent on every
     request and on the WebSocket's handshake), the CSRF token (sent on every change)
-    and the device token (sent when claiming a seat and in the socket's hello)."""
+    and the device token."""
 
     def __init__(self, session: str, csrf: str) -> None:
+        super().__init__()
         self.session, self.csrf = session, csrf
-        self.device = base64.urlsafe_b64encode(os.urandom(18)).decode()
 
     def cookie(self) -> str:
         return f"Cookie: session={self.session}; csrf={self.csrf}\r\n"
@@ -134,7 +150,7 @@ async def _sign_up(http: _Http, name: str) -> Signed:
 _PASSWORD = "load-test-password-1"
 
 
-async def _create(http: _Http, game: str, signed: Signed | None = None) -> dict[str, Any]:
+async def _create(http: _Http, game: str, signed: Browser | None = None) -> dict[str, Any]:
     body = {"game": game, "seats": [{"kind": "human"}, {"kind": "human"}], "mode": "invite"}
     return await http.post("/api/matches", body, signed)
 
@@ -177,7 +193,7 @@ class _Seat(asyncio.Protocol):
         think: float,
         host: str,
         path: str,
-        signed: Signed | None = None,
+        signed: Browser | None = None,
     ) -> None:
         self.token, self.rng, self.stats, self.boards = token, rng, stats, boards
         self.signed = signed
@@ -340,7 +356,7 @@ async def _seat_loop(
     stop: asyncio.Event,
     boards: bool,
     think: float,
-    signed: Signed | None,
+    signed: Browser | None,
 ) -> None:
     """Play one seat until the game ends or the test stops."""
     parts = urllib.parse.urlsplit(url)
@@ -372,23 +388,32 @@ async def _pair(
     boards: bool,
     think: float,
     accounts: list[Signed] | None,
+    claims: bool,
 ) -> None:
     """Play games, one after another. ``accounts``: the two players are signed in as
     these; the first creates the game (its seat links to its account), the second
-    claims the other seat's invite link for its account, as a browser opening it does."""
-    signed: list[Signed | None] = [None, None] if accounts is None else list(accounts)
+    claims the other seat's invite link for its account, as a browser opening it does.
+    ``claims``: both players claim their seat's link before connecting, as the play
+    page does for every link it opens (guests with a device token of their own)."""
+    players: list[Browser | None] = [None, None]
+    if accounts is not None:
+        players = list(accounts)
+    elif claims:
+        players = [Browser(), Browser()]
+    claiming = [0, 1] if claims else [1] if accounts is not None else []
     while not stop.is_set():
         try:
-            made = await _create(http, game, signed[0])
+            made = await _create(http, game, players[0])
             tokens = [s["token"] for s in made["seats"]]
-            guest = signed[1]
-            if guest is not None:
-                claim = {"token": tokens[1], "device": guest.device}
-                await http.post(f"/api/matches/{made['id']}/claim", claim, guest)
+            for k in claiming:
+                who = players[k]
+                assert who is not None
+                claim = {"token": tokens[k], "device": who.device}
+                await http.post(f"/api/matches/{made['id']}/claim", claim, who)
             await asyncio.gather(
                 *(
                     _seat_loop(url, made["id"], t, rng, stats, stop, boards, think, s)
-                    for t, s in zip(tokens, signed, strict=True)
+                    for t, s in zip(tokens, players, strict=True)
                 )
             )
             stats.games += 1
@@ -407,6 +432,7 @@ async def _run_clients(
     boards: bool,
     think: float,
     accounts: bool,
+    claims: bool = False,
     marks: Any = None,
     go: Any = None,
 ) -> dict[str, Any]:
@@ -438,7 +464,9 @@ async def _run_clients(
             rng = random.Random(seed * 100_003 + i)
             # Each game lives on one server process (as behind a proxy routing by game).
             k = i % len(urls)
-            play = _pair(urls[k], game, rng, stats, stop, https[i], boards, think, signed[i])
+            play = _pair(
+                urls[k], game, rng, stats, stop, https[i], boards, think, signed[i], claims
+            )
             tasks.append(asyncio.create_task(play))
             if i % 25 == 24:
                 await asyncio.sleep(0.05)  # do not open every connection in one burst
@@ -470,7 +498,7 @@ async def _run_clients(
 
 
 def _worker(
-    args: tuple[list[str], str, int, float, float, int, bool, float, bool],
+    args: tuple[list[str], str, int, float, float, int, bool, float, bool, bool],
     out: Any,
     marks: Any = None,
     go: Any = None,
@@ -600,6 +628,12 @@ def main() -> None:
         "the second player of a game claims its seat); implies --limits",
     )
     ap.add_argument(
+        "--claims",
+        action="store_true",
+        help="both players claim their seat's link over HTTP before connecting, as the "
+        "play page does (guests too, each with a device token)",
+    )
+    ap.add_argument(
         "--limits",
         action="store_true",
         help="with --serve: rate limits on, at values one address's crowd passes "
@@ -630,8 +664,8 @@ def main() -> None:
         ap.error("--clients must be at least 2 and --duration in (0, 3600]")
     if args.source and (args.reference or not os.path.isdir(os.path.join(args.source, "src"))):
         ap.error("--source needs a checkout's folder (with src/) and the real server")
-    if args.accounts and args.reference:
-        ap.error("--accounts needs the real server (the reference has no accounts)")
+    if (args.accounts or args.claims) and args.reference:
+        ap.error("--accounts and --claims need the real server (the reference has neither)")
     if args.servers > 1 and not args.redis_url:
         ap.error("--servers above 1 needs --redis-url")
     servers: list[subprocess.Popen[bytes]] = []
@@ -669,6 +703,7 @@ def main() -> None:
                 args.boards,
                 args.think / 1000,
                 args.accounts,
+                args.claims,
             )
             p = ctx.Process(target=_worker, args=(a, out, marks, go))
             p.start()
@@ -705,6 +740,7 @@ def main() -> None:
         "servers": len(urls),
         "reference": args.reference,
         "accounts": args.accounts,
+        "claims": args.claims,
         "limits": (args.limits or args.accounts) and not args.reference,
         "game": args.game,
         "boards": args.boards,

@@ -432,10 +432,9 @@ def test_a_player_connected_to_another_process_counts_as_here(sqlite_url: str) -
                 )
         turn = await facts(live.id, [0, 1])
         assert turn is not None and turn.connected == [True, True] and not turn.correspondence
-        # The stored times are read only for a seat whose turn it is (none here: each
-        # move's listener would otherwise read them whenever somebody is away).
-        unread = await facts(live.id, [])
-        assert unread is not None and unread.connected == [False, False]
+        # Nobody waiting, nobody away: nothing to tell and nothing read (each move's
+        # listener asks; most moves find the waiting person here).
+        assert await facts(live.id, []) is None
         corr = await facts(days.id, [0])
         assert corr is not None and corr.correspondence and corr.words == "2 days per move"
         with arena.storage.engine.begin() as conn:

@@ -105,8 +105,9 @@ class Notice(TypedDict):
     tag: str
 
 
-#: The facts of a game for alerts (``None``: unknown game); from the arena in the app.
-#: The facts of a game for an alert to the ``waiting`` seats (whose turn it is now).
+#: The facts of a game for an alert to the ``waiting`` seats (whose turn it is now); from
+#: the arena in the app. ``None``: nobody to tell (an unknown or ended game, or a game
+#: without days per move whose waiting people are all here).
 Facts = Callable[[str, Sequence[int]], Awaitable[Turn | None]]
 #: The seats of a game held by accounts (seat -> account id); blocking.
 SeatAccounts = Callable[[str], dict[int, int]]
@@ -466,7 +467,9 @@ def from_arena(arena: Arena) -> tuple[Facts, SeatOf]:
         here = arena.presence(lg)
         alertable = [invite and s.kind == HUMAN for s in lg.seats]
         away = any(alertable[s] and not here[s] for s in waiting)
-        if not correspondence and away and arena.attendance.claim_after is not None:
+        if not correspondence and not away:
+            return None  # everyone whose turn came is here: nobody to tell (most moves)
+        if not correspondence and arena.attendance.claim_after is not None:
             # Connected to another process: it writes the seat seen every beat.
             stored = await asyncio.to_thread(seats_db.load_seats, arena.storage.engine, game_id)
             recent = arena.now() - 2 * arena.attendance.beat

@@ -125,6 +125,8 @@ class Seating:
         if lg.seats[seat].token_hash != token_hash:
             raise ActionRefused("bad_token", "that link was replaced by a new one")
         link = None if account is None else LinkSeats(account, ((lg.id, seat),))
+        if self._alone() and lg.owners is not None and seat in lg.owners:
+            link = None  # linked already (the creator's own seat): the first link stays
         held = lg.seat_device(seat)
         if held == device:
             if account is not None and link is not None:
@@ -141,7 +143,7 @@ class Seating:
             raise ActionRefused("seat_elsewhere", SEAT_ELSEWHERE) from None
         except StorageError:
             raise ActionRefused("unavailable", "the seat could not be claimed; try again") from None
-        if account is not None:
+        if account is not None and link is not None:
             self.linked(lg, account, [seat])
         if self._alone():  # the seats in memory are the stored ones, but for this claim
             claimed = replace(lg.seats[seat], claimed_by=device, claimed_at=time.time())
