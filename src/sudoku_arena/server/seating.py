@@ -129,9 +129,9 @@ class Seating:
             link = None  # linked already (the creator's own seat): the first link stays
         held = lg.seat_device(seat)
         if held == device:
-            if account is not None and link is not None:
+            if link is not None:
                 await self.storage.write(link)
-                self.linked(lg, account, [seat])
+                self.linked(lg, link.account_id, [seat])
             return False
         if held is not None and not move:
             raise ActionRefused("seat_elsewhere", SEAT_ELSEWHERE)
@@ -143,8 +143,8 @@ class Seating:
             raise ActionRefused("seat_elsewhere", SEAT_ELSEWHERE) from None
         except StorageError:
             raise ActionRefused("unavailable", "the seat could not be claimed; try again") from None
-        if account is not None and link is not None:
-            self.linked(lg, account, [seat])
+        if link is not None:
+            self.linked(lg, link.account_id, [seat])
         if self._alone():  # the seats in memory are the stored ones, but for this claim
             claimed = replace(lg.seats[seat], claimed_by=device, claimed_at=time.time())
             lg.set_seats([claimed if s.seat == seat else s for s in lg.seats])
