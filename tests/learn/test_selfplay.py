@@ -10,7 +10,14 @@ import pytest
 
 import sudoku_arena
 from sudoku_arena.ai.features import features_for
-from sudoku_arena.games.tic_tac_sudoku.features import FIELDS, SIZE, feature_size, value_features
+from sudoku_arena.games.tic_tac_sudoku.features import (
+    FIELDS,
+    SIZE,
+    feature_size,
+    map_need,
+    value_features,
+)
+from sudoku_arena.games.tic_tac_sudoku.rules import short_points, split
 from sudoku_arena.learn.run import Settings, open_run
 from sudoku_arena.learn.selfplay import generate, play_game
 from sudoku_arena.learn.shards import read_shard
@@ -27,7 +34,7 @@ def _field(features: list[float], name: str) -> list[float]:
 
 def test_features_follow_the_mover() -> None:
     game = sudoku_arena.load("tic-tac-sudoku", seed=1)
-    assert feature_size(game) == SIZE == 433
+    assert feature_size(game) == SIZE == 437
     rng = random.Random(1)
     s = game.initial_state()
     while s.current >= 0:
@@ -41,9 +48,37 @@ def test_features_follow_the_mover() -> None:
         assert [float(c == theirs) for c in cells] == _field(f, "theirs")
         assert [float(c == 3) for c in cells] == _field(f, "crossed")
         assert _field(f, "mover_is_circle") == [float(s.current == 0)]
+        free_lo, free_hi = split(sum(1 << i for i, c in enumerate(cells) if not c))
+        short = [
+            short_points(
+                *split(sum(1 << i for i, c in enumerate(cells) if c == who)), free_lo, free_hi
+            )
+            for who in (mine, theirs)
+        ]
+        assert _field(f, "short") == [min(x / 20, 1.0) for x in short]
+        assert _field(f, "map_need") == [
+            min(map_need(s, p) / 15, 1.0) for p in (s.current, 1 - s.current)
+        ]
         s = game.apply(s, rng.choice(sorted(legal)))
     with pytest.raises(ValueError, match="game is over"):
         value_features(game, s)
+
+
+def test_map_need_counts_the_symbols_to_a_map_line() -> None:
+    # Circle places in index order, so in the top band (boxes b1..b3): each symbol there
+    # brings the top Map line one symbol closer (15 at the start).
+    game = sudoku_arena.load("tic-tac-sudoku", seed=1)
+    s = game.initial_state()
+    assert (map_need(s, 0), map_need(s, 1)) == (15, 15)
+    placed = 0
+    while s.current >= 0 and placed < 6:
+        if s.current == 0:
+            a = min(game.legal_actions(s, 0))
+            placed += a < 27  # a space of the top band
+        else:
+            a = max(game.legal_actions(s, 1))
+        s = game.apply(s, a)
+    assert placed == 6 and map_need(s, 0) == 15 - placed
 
 
 def _square(n: int, k: int) -> list[int]:

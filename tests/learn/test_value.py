@@ -22,18 +22,18 @@ from sudoku_arena.ai.mcts import MCTSAgent
 from sudoku_arena.ai.value import WeightsError, load_weights, save_weights, value_evaluator
 from sudoku_arena.core.errors import ArenaError
 from sudoku_arena.core.match import Match
-from sudoku_arena.games.tic_tac_sudoku.features import SIZE, value_features
+from sudoku_arena.games.tic_tac_sudoku.features import SIZE, VERSION, value_features
 
 GAME = "tic-tac-sudoku"
 
 
 def _weights(path: Path, inputs: int = SIZE, **meta: object) -> Path:
-    """Seeded random weights of a 433 -> 16 -> 8 -> 1 network."""
+    """Seeded random weights of a SIZE -> 16 -> 8 -> 1 network."""
     rng = np.random.default_rng(0)
     sizes = [inputs, 16, 8, 1]
     ws = [rng.normal(0, 0.3, (a, b)).astype(np.float32) for a, b in itertools.pairwise(sizes)]
     bs = [rng.normal(0, 0.1, b).astype(np.float32) for b in sizes[1:]]
-    save_weights(path, ws, bs, {"game": GAME, "features": "tic-tac-sudoku/1", **meta})
+    save_weights(path, ws, bs, {"game": GAME, "features": VERSION, **meta})
     return path
 
 

@@ -16,6 +16,7 @@ from sudoku_arena.games.tic_tac_sudoku.rules import (
     box_pattern,
     cells_of,
     join,
+    short_points,
     split,
 )
 from sudoku_arena.grids.sudoku import BOX_CELLS, box_of
@@ -67,3 +68,39 @@ def test_common_line_words_are_the_common_lines() -> None:
         masks = [join(lo, hi) for lo, hi in COMMON_WORDS[i]]
         assert masks == [sum(1 << c for c in line) for line in COMMON_LINES[i]]
         assert all(i in line for line in COMMON_LINES[i])
+
+
+def _short_by_lines(mine: int, occupied: int) -> int:
+    """Points one symbol short, straight from the lines: each line (small 1, common 2)
+    with two of ``mine`` and its third cell not ``occupied``."""
+    lines = {tuple(sorted(ln)): 1 for i in range(81) for ln in SMALL_LINES[i]}
+    lines |= {tuple(sorted(ln)): 2 for i in range(81) for ln in COMMON_LINES[i]}
+    points = 0
+    for line, value in lines.items():
+        held = [c for c in line if mine >> c & 1]
+        rest = [c for c in line if not mine >> c & 1]
+        if len(held) == 2 and not occupied >> rest[0] & 1:
+            points += value
+    return points
+
+
+def test_short_points_counts_the_lines_one_symbol_short() -> None:
+    # A small line (r1c1, r1c2; r1c3 empty) is worth 1; r1c1 with r1c4 and r1c7 empty
+    # is no pair; r1c1 and r1c4 with r1c7 empty is a common line, worth 2.
+    def short(cells: list[int], taken: list[int]) -> int:
+        lo, hi = split(sum(1 << c for c in cells))
+        flo, fhi = split(((1 << 81) - 1) & ~sum(1 << c for c in cells + taken))
+        return short_points(lo, hi, flo, fhi)
+
+    assert short([0], []) == 0
+    assert short([0, 1], []) == 1
+    assert short([0, 1], [2]) == 0
+    assert short([0, 3], []) == 2
+    assert short([0, 3], [6]) == 0
+    rng = random.Random(3)
+    for mask in _random_masks(300):
+        mine = mask & sum(1 << i for i in range(81) if rng.random() < 0.5)
+        occupied = mask
+        lo, hi = split(mine)
+        flo, fhi = split(((1 << 81) - 1) & ~occupied)
+        assert short_points(lo, hi, flo, fhi) == _short_by_lines(mine, occupied)

@@ -20,7 +20,7 @@ and may add
 
 Pure Python, no NumPy: the games layer stays free of heavy dependencies.
 
-The layout (:data:`FIELDS`), 433 floats, each 0 or 1 unless said:
+The layout (:data:`FIELDS`), 437 floats, each 0 or 1 unless said:
 
 * five planes of 81 cells, row by row: the mover's symbols that count, the opponent's,
   the X'd spaces (the empty ones are the rest), where the mover may place now, and
@@ -28,7 +28,11 @@ The layout (:data:`FIELDS`), 433 floats, each 0 or 1 unless said:
 * the Map: per box, marked by the mover, marked by the opponent (18);
 * scores: each seat's score over the target, and whether each is one point short;
 * each seat stuck for good (TTS-8), the centre box used (TTS-5), the mover is circle;
-* mobility: the number of spaces each seat may place on, over 27 (at most 1).
+* mobility: the number of spaces each seat may place on, over 27 (at most 1);
+* each seat's points one symbol short (lines holding two of his symbols and an empty
+  third space, TTS-6), over 20 (at most 1);
+* each seat's nearest Map line: the symbols he still needs for its three marks (five
+  in each box, TTS-6) over 15, 1 when every Map line is closed to him.
 
 The eight symmetries of the square (rotations and reflections of the whole board) are
 symmetries of the rules: they map boxes to boxes, each box's lines to lines, common
@@ -41,10 +45,11 @@ from __future__ import annotations
 from typing import Final
 
 from sudoku_arena.games.tic_tac_sudoku.game import TicTacSudoku, TTSState
-from sudoku_arena.games.tic_tac_sudoku.rules import ROW_BITS, SPLIT
+from sudoku_arena.games.tic_tac_sudoku.rules import ROW_BITS, SPLIT, short_points
+from sudoku_arena.games.tic_tac_sudoku.rules import map_need as rules_map_need
 from sudoku_arena.grids.square import square_sources
 
-VERSION: Final = "tic-tac-sudoku/1"
+VERSION: Final = "tic-tac-sudoku/2"
 
 #: The fields in order, with their sizes.
 FIELDS: Final[tuple[tuple[str, int], ...]] = (
@@ -61,6 +66,8 @@ FIELDS: Final[tuple[tuple[str, int], ...]] = (
     ("centre_used", 1),
     ("mover_is_circle", 1),
     ("mobility", 2),
+    ("short", 2),
+    ("map_need", 2),
 )
 SIZE: Final = sum(n for _, n in FIELDS)
 
@@ -70,6 +77,10 @@ _ROW_FLOATS: Final[tuple[tuple[float, ...], ...]] = tuple(
 )
 #: Most spaces a seat can reach at once: three numbers, nine of each.
 _MOST_REACH: Final = 27.0
+#: Points one symbol short that count as "many" (the feature's 1).
+_MANY_SHORT: Final = 20.0
+#: Symbols a Map line needs from an empty board: five in each of three boxes.
+_LINE_SYMBOLS: Final = 15.0
 
 
 def feature_size(game: TicTacSudoku) -> int:
@@ -90,6 +101,13 @@ def _plane(out: list[float], lo: int, hi: int) -> None:
 def _count(lo: int, hi: int) -> int:
     """How many cells the mask ``(lo, hi)`` holds."""
     return lo.bit_count() + hi.bit_count()
+
+
+def map_need(s: TTSState, p: int) -> int:
+    """The fewest symbols seat ``p`` still needs for a Map line (see
+    :func:`~sudoku_arena.games.tic_tac_sudoku.rules.map_need`)."""
+    lo, hi = (s.m0_lo, s.m0_hi) if p == 0 else (s.m1_lo, s.m1_hi)
+    return rules_map_need(lo, hi, s.occ_lo, s.occ_hi, s.map, p)
 
 
 def value_features(game: TicTacSudoku, s: TTSState) -> list[float]:
@@ -136,6 +154,10 @@ def value_features(game: TicTacSudoku, s: TTSState) -> list[float]:
     # A first placement may go anywhere but the centre box (72 spaces): capped at 1.
     out.append(min(_count(my_lo, my_hi) / _MOST_REACH, 1.0))
     out.append(min(_count(th_lo, th_hi) / _MOST_REACH, 1.0))
+    out.append(min(short_points(mine_lo, mine_hi, free_lo, free_hi) / _MANY_SHORT, 1.0))
+    out.append(min(short_points(their_lo, their_hi, free_lo, free_hi) / _MANY_SHORT, 1.0))
+    out.append(min(map_need(s, p) / _LINE_SYMBOLS, 1.0))
+    out.append(min(map_need(s, 1 - p) / _LINE_SYMBOLS, 1.0))
     return out
 
 

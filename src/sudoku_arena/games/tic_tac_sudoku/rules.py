@@ -145,3 +145,82 @@ def cells_of(lo: int, hi: int) -> list[int]:
         hi >>= 9
         index += 512
     return out
+
+
+def _end_counts() -> tuple[int, ...]:
+    """See :data:`END_COUNT`."""
+    return tuple(
+        sum(1 for line in LINES3 if pos in line and all(pat >> k & 1 for k in line if k != pos))
+        for pat in range(512)
+        for pos in range(9)
+    )
+
+
+#: Index ``9 * pattern + pos``: how many lines of a 3x3 board (:data:`LINES3`) pass
+#: through position ``pos`` with their other two positions in the 9-bit ``pattern``.
+#: Over a box's cells these are its small-board lines; over the boxes, for one local
+#: position, its common-space lines (TTS-6).
+END_COUNT: Final[tuple[int, ...]] = _end_counts()
+
+
+def short_points(lo: int, hi: int, free_lo: int, free_hi: int) -> int:
+    """The points of the lines (TTS-6: 1 a small-board line, 2 a common-space line)
+    that a seat holding the cells ``(lo, hi)`` is one symbol short of: two of the
+    line's cells are his and the third is among the empty ``(free_lo, free_hi)``."""
+    points = 0
+    # Per local position, the boxes where it is his and where it is empty: the
+    # common-space lines are the lines of these 9-bit patterns.
+    held = [0] * 9
+    empty = [0] * 9
+    for box in range(9):
+        shift = BOX_SHIFT[box]
+        if box < 6:
+            mine, free = box_pattern(lo, shift), box_pattern(free_lo, shift)
+        else:
+            mine, free = box_pattern(hi, shift), box_pattern(free_hi, shift)
+        base = 9 * mine
+        bit = 1 << box
+        for pos in range(9):
+            if free >> pos & 1:
+                points += END_COUNT[base + pos]
+                empty[pos] |= bit
+            elif mine >> pos & 1:
+                held[pos] |= bit
+    for pos in range(9):
+        base, free = 9 * held[pos], empty[pos]
+        for box in range(9):
+            if free >> box & 1:
+                points += 2 * END_COUNT[base + box]
+    return points
+
+
+#: :func:`map_need` of a seat every Map line is closed to.
+CLOSED: Final = 16
+
+
+def map_need(lo: int, hi: int, occ_lo: int, occ_hi: int, marks: tuple[int, ...], p: int) -> int:
+    """The fewest symbols seat ``p``, holding the cells ``(lo, hi)``, still needs for a
+    Map line: five of his in each of its boxes he has not marked (TTS-6), ``occ`` the
+    occupied cells and ``marks`` the Map (the seat per box, -1 unmarked). :data:`CLOSED`
+    when the other seat has marked a box of every line, or a box has too few empty
+    spaces left."""
+    need = [0] * 9
+    for box in range(9):
+        mark = marks[box]
+        if mark == p:
+            continue
+        if mark >= 0:
+            need[box] = CLOSED
+            continue
+        shift = BOX_SHIFT[box]
+        if box < 6:
+            short = 5 - PATTERN_COUNT[box_pattern(lo, shift)]
+            free = 9 - PATTERN_COUNT[box_pattern(occ_lo, shift)]
+        else:
+            short = 5 - PATTERN_COUNT[box_pattern(hi, shift)]
+            free = 9 - PATTERN_COUNT[box_pattern(occ_hi, shift)]
+        need[box] = short if short <= free else CLOSED
+    best = CLOSED
+    for u, v, w in LINES3:
+        best = min(best, need[u] + need[v] + need[w])
+    return best
