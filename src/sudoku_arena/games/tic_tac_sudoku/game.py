@@ -27,9 +27,11 @@ from sudoku_arena.core.types import (
 from sudoku_arena.games.tic_tac_sudoku.rules import (
     BOX_SHIFT,
     CENTRE_BOX,
+    COMMON_POINTS,
     COMMON_WORDS,
     LOCAL,
     MAP_LINES,
+    MARK_SYMBOLS,
     PATTERN_COUNT,
     SMALL_LINES_FILLED,
     SPLIT,
@@ -380,7 +382,7 @@ class TicTacSudoku(BaseGame[TTSState, int]):
         gained = SMALL_LINES_FILLED[LOCAL[a] << 9 | pattern]
         for line_lo, line_hi in COMMON_WORDS[a]:
             if lo & line_lo == line_lo and hi & line_hi == line_hi:
-                gained += 2
+                gained += COMMON_POINTS
         if p == 0:
             m0_lo, m0_hi, m1_lo, m1_hi = lo, hi, s.m1_lo, s.m1_hi
             open0, open1 = a, s.open1
@@ -391,7 +393,7 @@ class TicTacSudoku(BaseGame[TTSState, int]):
             score0, score1 = s.score0, s.score1 + gained
         map_ = s.map
         map_line = False
-        if map_[b] < 0 and PATTERN_COUNT[pattern] >= 5:  # TTS-6: the box's Map mark
+        if map_[b] < 0 and PATTERN_COUNT[pattern] >= MARK_SYMBOLS:  # TTS-6: the box's Map mark
             map_ = _marked(map_, b, p)
             map_line = _map_line(map_, b, p)
         stuck0, stuck1 = s.stuck0, s.stuck1

@@ -19,6 +19,11 @@ LINES3: Final[tuple[tuple[int, int, int], ...]] = (
 )  # fmt: skip
 
 CENTRE_BOX: Final = 4
+#: TTS-6: points for a small-board line, for a common-space line, and the symbols of
+#: one seat in a box that mark it on the Map.
+SMALL_POINTS: Final = 1
+COMMON_POINTS: Final = 2
+MARK_SYMBOLS: Final = 5
 
 
 def _local(i: int) -> int:
@@ -109,10 +114,10 @@ def box_pattern(word: int, shift: int) -> int:
 
 #: For each 9-bit box pattern, how many cells it holds.
 PATTERN_COUNT: Final[tuple[int, ...]] = tuple(bin(pat).count("1") for pat in range(512))
-#: Index ``pos << 9 | pattern``: how many of the box's lines through local position
-#: ``pos`` the pattern fills (TTS-6's small-board lines, derived from LINES3).
+#: Index ``pos << 9 | pattern``: the points of the box's lines through local position
+#: ``pos`` that the pattern fills (TTS-6's small-board lines, derived from LINES3).
 SMALL_LINES_FILLED: Final[tuple[int, ...]] = tuple(
-    sum(1 for line in LINES3 if pos in line and all(pat >> k & 1 for k in line))
+    sum(SMALL_POINTS for line in LINES3 if pos in line and all(pat >> k & 1 for k in line))
     for pos in range(9)
     for pat in range(512)
 )
@@ -182,7 +187,7 @@ def short_points(lo: int, hi: int, free_lo: int, free_hi: int) -> int:
         bit = 1 << box
         for pos in range(9):
             if free >> pos & 1:
-                points += END_COUNT[base + pos]
+                points += SMALL_POINTS * END_COUNT[base + pos]
                 empty[pos] |= bit
             elif mine >> pos & 1:
                 held[pos] |= bit
@@ -190,7 +195,7 @@ def short_points(lo: int, hi: int, free_lo: int, free_hi: int) -> int:
         base, free = 9 * held[pos], empty[pos]
         for box in range(9):
             if free >> box & 1:
-                points += 2 * END_COUNT[base + box]
+                points += COMMON_POINTS * END_COUNT[base + box]
     return points
 
 
@@ -214,10 +219,10 @@ def map_need(lo: int, hi: int, occ_lo: int, occ_hi: int, marks: tuple[int, ...],
             continue
         shift = BOX_SHIFT[box]
         if box < 6:
-            short = 5 - PATTERN_COUNT[box_pattern(lo, shift)]
+            short = MARK_SYMBOLS - PATTERN_COUNT[box_pattern(lo, shift)]
             free = 9 - PATTERN_COUNT[box_pattern(occ_lo, shift)]
         else:
-            short = 5 - PATTERN_COUNT[box_pattern(hi, shift)]
+            short = MARK_SYMBOLS - PATTERN_COUNT[box_pattern(hi, shift)]
             free = 9 - PATTERN_COUNT[box_pattern(occ_hi, shift)]
         need[box] = short if short <= free else CLOSED
     best = CLOSED
