@@ -35,6 +35,7 @@ from sudoku_arena.lab.display import (
 from sudoku_arena.lab.exploit import exploit_plan
 from sudoku_arena.lab.plan import Plan, parse_variant
 from sudoku_arena.lab.presets import PRESETS, STRENGTH, preset_plan
+from sudoku_arena.lab.robust import balance_level, describe
 from sudoku_arena.lab.runner import BACKENDS, run
 from sudoku_arena.lab.store import read_plan
 
@@ -66,7 +67,7 @@ def _plan(
     if len({v.name for v in variants}) < len(variants):
         fail("--variant: two variants have the same name; give each its own")
     base = load_game(game, params, seed)
-    names = parse_players(players) if players else ["greedy"] * base.num_players
+    names = parse_players(players) if players else [balance_level(game)] * base.num_players
     if players and "players" not in params and len(names) != base.num_players:
         params["players"] = len(names)
     ladder_names = parse_players(ladder) if ladder else []
@@ -97,6 +98,8 @@ def _plan(
                 make_agent(name, g, seed=0)
     except ArenaError as exc:
         fail(str(exc))
+    if not players:
+        console.print(f"players: {describe(game)}; choose others with --players")
     return plan
 
 
@@ -108,7 +111,8 @@ def analyze(
     players: Annotated[
         str | None,
         typer.Option(
-            help="one bot per seat, comma-separated (default: greedy in every seat); with "
+            help="one bot per seat, comma-separated (default: the game's robust level in every "
+            "seat, the strongest that holds against its exploit panel); with "
             "--preset exploit the bots to test (default: easy,normal,hard)"
         ),
     ] = None,
