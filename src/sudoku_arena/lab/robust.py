@@ -98,9 +98,7 @@ def choose(groups: Mapping[str, JsonDict]) -> Choice | None:
     # not, the best worst line-up, then the strongest.
     return max(
         choices,
-        key=lambda c: (
-            (c.passed, _strength(c.level)) if c.passed else (False, c.figure, _strength(c.level))
-        ),
+        key=lambda c: (c.passed, _strength(c.level) if c.passed else c.figure, _strength(c.level)),
     )
 
 
