@@ -7,21 +7,13 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    ProgressColumn,
-    Task,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
+from rich.progress import TextColumn, TimeRemainingColumn
 from rich.table import Table
 from rich.text import Text
 
 from sudoku_arena.ai import make_agent
 from sudoku_arena.cli.app import app, console, fail, game_params, load_game, parse_players
+from sudoku_arena.cli.progress import COLUMNS, Bar, SpeedColumn
 from sudoku_arena.core.errors import ArenaError
 from sudoku_arena.core.registry import load
 from sudoku_arena.core.types import JsonDict
@@ -38,14 +30,6 @@ from sudoku_arena.lab.presets import PRESETS, STRENGTH, preset_plan
 from sudoku_arena.lab.robust import balance_level, describe
 from sudoku_arena.lab.runner import BACKENDS, run
 from sudoku_arena.lab.store import read_plan
-
-
-class SpeedColumn(ProgressColumn):
-    """Games per second so far."""
-
-    def render(self, task: Task) -> Text:
-        speed = task.finished_speed or task.speed
-        return Text("-- games/s" if speed is None else f"{speed:.1f} games/s")
 
 
 def _plan(
@@ -250,16 +234,8 @@ def _run(
     address: str | None,
     ref: JsonDict | None,
 ) -> None:
-    columns = (
-        TextColumn("[progress.description]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        SpeedColumn(),
-        TimeElapsedColumn(),
-        TextColumn("ETA"),
-        TimeRemainingColumn(),
-    )
-    with Progress(*columns, console=console, transient=True) as progress:
+    columns = (*COLUMNS[:3], SpeedColumn(), COLUMNS[3], TextColumn("ETA"), TimeRemainingColumn())
+    with Bar(*columns, console=console) as progress:
         task = progress.add_task(f"{plan.game}", total=None)
 
         def start(kept: int, todo: int) -> None:

@@ -9,13 +9,14 @@ from dataclasses import dataclass, field
 from typing import Annotated
 
 import typer
-from rich.progress import Progress, TaskID
+from rich.progress import TaskID
 from rich.table import Table
 from rich.text import Text
 
 from sudoku_arena.ai.agents import agent_names
 from sudoku_arena.ai.panel import panel_names
 from sudoku_arena.cli.app import app, console, fail, game_params, version_line
+from sudoku_arena.cli.progress import Bar
 from sudoku_arena.core.errors import ArenaError
 from sudoku_arena.core.registry import load, registered_games, spec_of
 from sudoku_arena.core.types import GameSpec
@@ -241,7 +242,7 @@ def check(
     done = 0
     printed = 0
     try:
-        with Runner(batches, workers) as run, Progress(console=console, transient=True) as bar:
+        with Runner(batches, workers) as run, Bar(console=console) as bar:
             for c in checks:
                 if c.batches:
                     games_of = sum(len(b.seeds) for b in batches if b.game == c.game)

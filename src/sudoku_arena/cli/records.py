@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+from rich.progress import TimeRemainingColumn
 from rich.table import Table
 from rich.text import Text
 
@@ -24,6 +24,7 @@ from sudoku_arena.cli.app import (
     parse_players,
     read_text_param,
 )
+from sudoku_arena.cli.progress import COLUMNS, Bar
 from sudoku_arena.cli.words import exact, seat_name
 from sudoku_arena.core.errors import ArenaError, RecordError
 from sudoku_arena.core.match import Match
@@ -69,14 +70,7 @@ def selfplay(
     scores: list[list[float]] = [[] for _ in names]
     lengths: list[int] = []
     records: list[Record] = []
-    with Progress(
-        "[progress.description]{task.description}",
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=console,
-        transient=True,
-    ) as progress:
+    with Bar(*COLUMNS[:3], TimeRemainingColumn(), console=console) as progress:
         task = progress.add_task(escape(game), total=games)
         for i in range(games):
             game_seed = seed + i

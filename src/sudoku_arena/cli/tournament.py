@@ -8,12 +8,12 @@ from collections.abc import Callable
 from typing import Annotated
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from sudoku_arena.ai import make_agent
 from sudoku_arena.ai.tournament import GameJob, GameResult, Summary, jobs, run_games, summarise
 from sudoku_arena.cli.app import app, console, fail, game_params, load_game, parse_players
+from sudoku_arena.cli.progress import Bar
 from sudoku_arena.core.errors import ArenaError
 from sudoku_arena.core.types import JsonDict
 from sudoku_arena.lab.sprt import CONTINUE, H0, H1, PairedGames, Sprt, game_score, parse_elo_bounds
@@ -141,13 +141,7 @@ def _play(
     stop: Callable[[GameResult], bool] | None = None,
 ) -> list[GameResult]:
     """Play ``todo`` under a progress bar (``run_games``); an error ends the command."""
-    columns = (
-        TextColumn("[progress.description]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-    )
-    with Progress(*columns, console=console, transient=True) as progress:
+    with Bar(console=console) as progress:
         task = progress.add_task(label, total=len(todo))
 
         def advance(_: GameResult) -> None:
