@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 
 from sudoku_arena.ai.value import load_weights
 from sudoku_arena.cli.main import app
+from sudoku_arena.core.errors import ArenaError
 from sudoku_arena.learn.run import Settings, open_run
 from sudoku_arena.learn.selfplay import generate
 from sudoku_arena.learn.shards import read_shard
@@ -159,3 +160,40 @@ def test_opponents_take_a_seat_in_a_share_of_the_games(tmp_path: Path) -> None:
     assert "Traceback" not in output
     old = Settings.from_json({k: v for k, v in plain.to_json().items() if k != "opponents"})
     assert old == plain  # a run recorded before opponents existed reads as it was
+
+
+def test_game_parameters_shape_the_self_play_games_and_the_features(tmp_path: Path) -> None:
+    pytest.importorskip("torch")
+    from sudoku_arena.ai.features import features_for
+    from sudoku_arena.core.registry import load
+    from sudoku_arena.learn.selfplay import play_game
+
+    small = (("size", "9"),)
+    two, three = (
+        Settings(game="citadel", games=1, sims=4, seed=0, epochs=1, params=(*small, turns))
+        for turns in (("max_turns", "2"), ("max_turns", "3"))
+    )
+    # The same seed plays the same game until the shorter limit ends it.
+    assert play_game(two, 0).plies < play_game(three, 0).plies
+
+    out = tmp_path / "run"
+    code, output = train_cli(
+        "citadel", "--out", str(out), "--games", "1", "--sims", "4", "--epochs", "1",
+        "--workers", "1", "--param", "size=9", "--param", "max_turns=2",
+    )  # fmt: skip
+    assert code == 0, output
+    run = json.loads((out / "run.json").read_text())
+    assert run["settings"]["params"] == {"max_turns": "2", "size": "9"}
+    assert "--param max_turns=2 --param size=9" in run["sessions"][0]["command"]
+    # The weights take the 9 x 9 board's features (they differ from the 19 x 19 one's).
+    assert load_weights(out / "value.npz", features_for(load("citadel", size=9)))
+    with pytest.raises(ArenaError, match="features"):
+        load_weights(out / "value.npz", features_for(load("citadel")))
+
+    code, output = train_cli("citadel", "--out", str(tmp_path / "x"), "--param", "max_turns=0")
+    assert code == 2 and "max_turns" in output and "Traceback" not in output
+    code, output = train_cli("citadel", "--out", str(tmp_path / "x"), "--param", "turns")
+    assert code == 2 and "is not NAME=VALUE" in output
+    assert not (tmp_path / "x").exists()
+    old = {k: v for k, v in two.to_json().items() if k != "params"}
+    assert Settings.from_json(old).params == ()  # a run recorded before params existed

@@ -15,16 +15,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import TextColumn
 
 import sudoku_arena.games as games_package
 from sudoku_arena.ai.agents import make_agent
 from sudoku_arena.ai.features import MODULE
 from sudoku_arena.ai.panel import PREFIX as PANEL
 from sudoku_arena.ai.panel import panel_names
-from sudoku_arena.cli.analyze import SpeedColumn
 from sudoku_arena.cli.app import app, console, fail
+from sudoku_arena.cli.progress import COLUMNS, Bar, SpeedColumn
 from sudoku_arena.core.errors import ArenaError
+from sudoku_arena.core.params import parse_param_text
 from sudoku_arena.core.registry import load
 from sudoku_arena.learn.backends import BACKENDS
 from sudoku_arena.learn.run import Settings, check_torch, file_sha256, note_session, open_run
@@ -32,13 +33,6 @@ from sudoku_arena.learn.run import Settings, check_torch, file_sha256, note_sess
 if TYPE_CHECKING:
     from sudoku_arena.learn.checkpoint import Epoch
     from sudoku_arena.learn.shards import Shard
-
-_COLUMNS = (
-    TextColumn("[progress.description]{task.description}"),
-    BarColumn(),
-    MofNCompleteColumn(),
-    TimeElapsedColumn(),
-)
 
 
 def _command(game: str, out: Path, settings: Settings) -> str:
@@ -51,6 +45,8 @@ def _command(game: str, out: Path, settings: Settings) -> str:
     if settings.opponents:
         words += ["--opponents", ",".join(settings.opponents)]
         words += ["--opponent-share", str(settings.opponent_share)]
+    for name, value in settings.params:
+        words += ["--param", f"{name}={value}"]
     return shlex.join(words)
 
 
@@ -100,6 +96,12 @@ def train(
     opponent_share: Annotated[
         float, typer.Option(min=0.0, max=1.0, help="share of the games with an opponent")
     ] = 0.25,
+    param: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--param", help="NAME=VALUE: a game parameter for the self-play games (repeatable)"
+        ),
+    ] = None,
     backend: Annotated[str, typer.Option(help="local or ray")] = "local",
     address: Annotated[
         str | None, typer.Option(help="address of a running Ray cluster (with --backend ray)")
@@ -133,8 +135,9 @@ def train(
             value_sha256=digest,
             opponents=outsiders,
             opponent_share=share,
+            params=_params(param),
         )
-        features = check_game(load(game, seed=seed))
+        features = check_game(settings.load_game(seed=seed))
         if value is not None:
             load_weights(value, features)  # refused here, before any game is played
         check_torch()
@@ -145,6 +148,12 @@ def train(
         _say(f"note: {note}")
     _selfplay(folder, settings, workers, backend, address)
     _train(folder, settings)
+
+
+def _params(items: list[str] | None) -> tuple[tuple[str, str], ...]:
+    """``--param NAME=VALUE`` items, sorted by name; the game checks the values when
+    it is built with them (``Settings.load_game``)."""
+    return tuple(sorted(parse_param_text(items or []).items()))
 
 
 def _opponents(game_id: str, names: str | None, share: float) -> tuple[tuple[str, ...], float]:
@@ -168,9 +177,7 @@ def _selfplay(
 ) -> None:
     from sudoku_arena.learn.selfplay import generate
 
-    with Progress(
-        *_COLUMNS[:3], SpeedColumn(), *_COLUMNS[3:], console=console, transient=True
-    ) as bar:
+    with Bar(*COLUMNS[:3], SpeedColumn(), *COLUMNS[3:], console=console) as bar:
         task = bar.add_task("self-play", total=settings.games)
 
         def start(kept: int, todo: int) -> None:
@@ -216,9 +223,7 @@ def _selfplay(
 def _train(folder: Path, settings: Settings) -> None:
     from sudoku_arena.learn.train import train  # PyTorch: only now
 
-    with Progress(
-        *_COLUMNS, TextColumn("{task.fields[loss]}"), console=console, transient=True
-    ) as bar:
+    with Bar(*COLUMNS, TextColumn("{task.fields[loss]}"), console=console) as bar:
         task = bar.add_task("training", total=settings.epochs, loss="")
 
         def start(done: int, todo: int) -> None:

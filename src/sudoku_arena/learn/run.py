@@ -23,7 +23,8 @@ from pathlib import Path
 
 from sudoku_arena.ai.features import features_module
 from sudoku_arena.core.errors import ArenaError
-from sudoku_arena.core.registry import entry
+from sudoku_arena.core.protocol import AnyGame
+from sudoku_arena.core.registry import entry, load
 from sudoku_arena.core.sources import modules_reached, source_of
 from sudoku_arena.core.types import JsonDict
 
@@ -74,6 +75,14 @@ class Settings:
     #: reaches (a league, as AlphaStar's exploiters; the search still plays the other).
     opponents: tuple[str, ...] = ()
     opponent_share: float = 0.0
+    #: Game parameters the self-play games are played with (``--param NAME=VALUE``,
+    #: sorted by name), such as a shorter Citadel turn limit: more games end decided
+    #: in the same time. The weights' features are those of the game so built.
+    params: tuple[tuple[str, str], ...] = ()
+
+    def load_game(self, seed: int | None = None) -> AnyGame:
+        """The run's game, built with its ``params`` (see ``core.registry.load``)."""
+        return load(self.game, seed=seed, **dict(self.params))
 
     @property
     def shards(self) -> int:
@@ -83,6 +92,7 @@ class Settings:
         out = asdict(self)
         out["hidden"] = list(self.hidden)
         out["opponents"] = list(self.opponents)
+        out["params"] = dict(self.params)
         return out
 
     @classmethod
@@ -93,13 +103,27 @@ class Settings:
             data = {**_ADDED_LATER, **data}
         if not isinstance(data, dict) or set(data) != names:
             raise ValueError(f"settings need exactly {sorted(names)}")
+        params = data["params"]
+        if not isinstance(params, dict) or not all(isinstance(v, str) for v in params.values()):
+            raise ValueError("settings: params must map names to strings")
         return cls(
-            **{**data, "hidden": tuple(data["hidden"]), "opponents": tuple(data["opponents"])}
+            **{
+                **data,
+                "hidden": tuple(data["hidden"]),
+                "opponents": tuple(data["opponents"]),
+                "params": tuple(sorted(params.items())),
+            }
         )
 
 
 #: Settings that runs made before they existed did not record, with their values then.
-_ADDED_LATER: JsonDict = {"value": "", "value_sha256": "", "opponents": [], "opponent_share": 0.0}
+_ADDED_LATER: JsonDict = {
+    "value": "",
+    "value_sha256": "",
+    "opponents": [],
+    "opponent_share": 0.0,
+    "params": {},
+}
 
 
 def file_sha256(path: Path) -> str:

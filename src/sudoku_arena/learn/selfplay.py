@@ -43,7 +43,6 @@ from sudoku_arena.core.agent import Agent
 from sudoku_arena.core.errors import WorkerDiedError
 from sudoku_arena.core.match import sample_outcome
 from sudoku_arena.core.protocol import AnyGame
-from sudoku_arena.core.registry import load
 from sudoku_arena.core.search import SearchHints
 from sudoku_arena.learn.backends import BACKENDS, run_jobs
 from sudoku_arena.learn.run import LearnError, Settings, file_sha256
@@ -84,7 +83,7 @@ def check_game(game: AnyGame) -> FeatureSet:
 def play_game(settings: Settings, index: int) -> GameRecord:
     """Play game ``index`` of the run (see the module docstring)."""
     rng = random.Random(f"{settings.seed}/{index}")
-    game = load(settings.game, seed=rng.getrandbits(32))
+    game = settings.load_game(seed=rng.getrandbits(32))
     features = check_game(game)
     hints = hints_for(game)
     search = MCTS(
@@ -144,16 +143,16 @@ def _search_hints(game: AnyGame, hints: SearchHints, settings: Settings) -> Sear
     ``value`` weights when it names some (checked against their recorded SHA-256)."""
     if not settings.value:
         return hints
-    net = _network(settings.value, settings.value_sha256, settings.game)
+    net = _network(settings.value, settings.value_sha256, settings)
     return dataclasses.replace(hints, evaluate=value_evaluator(net, features_for(game)))
 
 
 @functools.cache
-def _network(path: str, sha256: str, game_id: str) -> ValueNet:
+def _network(path: str, sha256: str, settings: Settings) -> ValueNet:
     # Once per process: every game of a worker's shards uses the same file.
     if file_sha256(Path(path)) != sha256:
         raise LearnError(f"--value {path}: the file changed since the run started")
-    return load_weights(Path(path), features_for(load(game_id)))
+    return load_weights(Path(path), features_for(settings.load_game()))
 
 
 def share(returns: Sequence[float], seat: int) -> float:

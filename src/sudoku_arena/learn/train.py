@@ -36,7 +36,6 @@ from torch import nn
 
 from sudoku_arena.ai.features import features_for
 from sudoku_arena.ai.value import save_weights
-from sudoku_arena.core.registry import load
 from sudoku_arena.core.types import JsonDict
 from sudoku_arena.learn.checkpoint import Epoch, resume, save
 from sudoku_arena.learn.run import LearnError, Settings, read_run
@@ -128,7 +127,7 @@ def train(
     after each epoch's checkpoint. A checkpoint made from other data (shards made again)
     is set aside and training starts over."""
     t0 = time.perf_counter()
-    features = features_for(load(settings.game))
+    features = features_for(settings.load_game())
     data = read_all(folder, settings.shards)
     if data.x.shape[1] != features.size:
         raise LearnError(
@@ -256,7 +255,7 @@ def _export(
     made_from: str,
 ) -> Path:
     run = read_run(folder)
-    features = features_for(load(settings.game))
+    features = features_for(settings.load_game())
     weights, biases = export_arrays(model)
     meta: JsonDict = {
         "game": settings.game,
