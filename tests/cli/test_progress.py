@@ -7,7 +7,7 @@ import threading
 
 from rich.console import Console
 
-from sudoku_arena.cli.progress import Bar
+from sudoku_arena.cli.progress import Bar, log_line
 
 
 def _console(terminal: bool) -> tuple[Console, io.StringIO]:
@@ -48,3 +48,15 @@ def test_on_a_terminal_no_log_lines_are_printed() -> None:
         task = bar.add_task("games", total=2)
         bar.advance(task, 2)
     assert "elapsed" not in out.getvalue()
+
+
+def test_the_time_left_is_the_mean_rate_since_the_start() -> None:
+    console, _ = _console(terminal=False)
+    bar = Bar(console=console)
+    task = bar.add_task("games", total=10)
+    bar.advance(task, 4)
+    line = log_line(bar.tasks[0])
+    assert line.startswith("games: 4/10 (40%), 0:00 elapsed")
+    elapsed = bar.tasks[0].elapsed or 0.0
+    want = int(elapsed * 1.5)  # 6 more at the rate of the first 4
+    assert line.endswith(f"about 0:{want:02d} left"), line

@@ -63,10 +63,12 @@ def log_line(task: Task) -> str:
         total = int(task.total)
         share = f" ({100 * task.completed / task.total:.0f}%)" if task.total else ""
         line = f"{task.description}: {done}/{total}{share}"
-    line += f", {_clock(task.elapsed or 0.0)} elapsed"
-    left = task.time_remaining
-    if left is not None and not task.finished:
-        line += f", about {_clock(left)} left"
+    elapsed = task.elapsed or 0.0
+    line += f", {_clock(elapsed)} elapsed"
+    # The mean rate since the start, not Rich's 30-second window: work that ends in
+    # bursts (a shard of games, a batch) made that estimate swing from minutes to hours.
+    if task.total is not None and 0 < task.completed < task.total:
+        line += f", about {_clock(elapsed * (task.total / task.completed - 1))} left"
     return line
 
 
