@@ -78,8 +78,8 @@ def test_the_same_seed_gives_the_same_data_and_weights(tmp_path: Path) -> None:
 
 def test_bad_input_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     out = ["--out", str(tmp_path / "x")]
-    code, output = train_cli("cat-sudoku", *out)
-    assert code == 2 and "one seat moves at a time" in output
+    code, output = train_cli("cat-sudoku", *out, "--param", "players=3")
+    assert code == 2 and "learned evaluations are for two seats" in output
     code, output = train_cli("tic-tac-sudoku", *out, "--backend", "slurm")
     assert code == 2 and "allowed: local, ray" in output
     code, output = train_cli("nope", *out)

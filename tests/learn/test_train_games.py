@@ -12,7 +12,8 @@ from sudoku_arena.cli.train import built_in_games_with_features
 
 def test_the_help_lists_the_games_with_features() -> None:
     found = built_in_games_with_features()
-    assert found == games_with_features() == ["citadel", "sudoku-warriors", "tic-tac-sudoku"]
+    every = ["cat-sudoku", "citadel", "sudoku-warriors", "sudokuhex", "tic-tac-sudoku"]
+    assert found == sorted(games_with_features()) == every
     result = CliRunner().invoke(app, ["train", "--help"], env={"COLUMNS": "200"})
     assert result.exit_code == 0
-    assert "games with value features: citadel, sudoku-warriors, tic-tac-sudoku" in result.output
+    assert f"games with value features: {', '.join(every)}" in result.output

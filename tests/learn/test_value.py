@@ -111,10 +111,12 @@ def test_bad_weights_are_refused_with_the_reason(tmp_path: Path) -> None:
     for spec, reason in [("learned:fast", "say a level"), ("learned:hard@", "weights file")]:
         with pytest.raises(ArenaError, match=reason):
             make_agent(spec, game, seed=0)
-    cat = sudoku_arena.load("cat-sudoku")
-    have = "games that have them: citadel, sudoku-warriors, tic-tac-sudoku"
-    with pytest.raises(NoFeaturesError, match=have):
+    cat = sudoku_arena.load("cat-sudoku")  # one seat by default
+    with pytest.raises(NoFeaturesError, match=r"for two seats; this cat-sudoku has 1"):
         make_agent(f"learned:normal@{tmp_path / 'citadel.npz'}", cat, seed=0)
+    pair = sudoku_arena.load("cat-sudoku", players=2)
+    with pytest.raises(WeightsError, match="made for 'citadel', not cat-sudoku"):
+        make_agent(f"learned:normal@{tmp_path / 'citadel.npz'}", pair, seed=0)
 
 
 def _first_moves(spec: str, game: sudoku_arena.core.protocol.AnyGame, plies: int) -> list[object]:

@@ -102,7 +102,8 @@ def features_for(game: AnyGame) -> FeatureSet:
         raise NoFeaturesError(f"{name}.feature_size gave {size!r}; it must be an int >= 1")
     if game.num_players != 2:
         raise NoFeaturesError(
-            f"learned evaluations are for two seats; this {game.spec.id} has {game.num_players}"
+            f"learned evaluations are for two seats; this {game.spec.id} has "
+            f"{game.num_players} (build it with players=2)"
         )
     identity = tuple(range(size))
     perms = getattr(module, "symmetries", None)

@@ -55,6 +55,12 @@ def parse_spec(arg: str | None) -> tuple[str, Path | None]:
     return budget.strip() or "normal", Path(path.strip()) if at else None
 
 
+def with_learned(hints: SearchHints, evaluate: EvaluateFn) -> SearchHints:
+    """``hints`` with a learned ``evaluate`` at the leaves, never taken at a chance node
+    (the features describe a seat to move; the play-out resolves chance first)."""
+    return dataclasses.replace(hints, evaluate=evaluate, evaluate_chance=False)
+
+
 def learned_evaluate(game: AnyGame, weights: Path | None) -> tuple[EvaluateFn | None, str]:
     """The learned evaluation for ``game`` and where it comes from, or ``None`` and why
     not (the bot then falls back). A named ``weights`` file that cannot be used raises
@@ -115,9 +121,7 @@ class LearnedAgent(MCTSAgent):
     def hints(self, game: AnyGame) -> SearchHints:
         """The search hints this bot plays with: the game's, with the learned evaluation."""
         hints = hints_for(game)
-        return (
-            hints if self.evaluate is None else dataclasses.replace(hints, evaluate=self.evaluate)
-        )
+        return hints if self.evaluate is None else with_learned(hints, self.evaluate)
 
     def act(self, game: AnyGame, state: object, player: int) -> object:
         # Build the search with this bot's hints; MCTSAgent.act reuses a search made for

@@ -196,7 +196,10 @@ def _package_weights(package: str, features: FeatureSet) -> ValueNet | None:
 
 def value_evaluator(net: ValueNet, features: FeatureSet) -> EvaluateFn:
     """An ``evaluate(game, state)`` for :class:`~sudoku_arena.core.search.SearchHints`:
-    the network's chance for the seat to move, the rest for the other seat."""
+    the network's chance for the seat to move (the first, in a simultaneous phase), the
+    rest for the other seat; at the end the result (:func:`share`). Not for chance
+    nodes, where nobody is to move: the search hints that use it set
+    ``evaluate_chance`` off."""
     if net.inputs != features.size:
         raise WeightsError(
             f"the network takes {net.inputs} inputs; the features are {features.size}"
@@ -204,7 +207,20 @@ def value_evaluator(net: ValueNet, features: FeatureSet) -> EvaluateFn:
     values, value = features.values, net.value
 
     def evaluate(game: AnyGame, s: object) -> tuple[float, float]:
+        tm = game.to_move(s)
+        if tm.is_terminal:
+            won = share(game.returns(s), 0)
+            return (won, 1.0 - won)
         v = value(values(game, s))
-        return (v, 1.0 - v) if game.to_move(s).players[0] == 0 else (1.0 - v, v)
+        return (v, 1.0 - v) if tm.players[0] == 0 else (1.0 - v, v)
 
     return evaluate
+
+
+def share(returns: Sequence[float], seat: int) -> float:
+    """``seat``'s share of the win, the value the network learns: 1 won alone, 0 lost,
+    1/k for one of k seats tied for the best (a two-seat draw is 1/2 each, not the 0 the
+    engines return to both: the evaluator gives the other seat ``1 - v``)."""
+    best = max(returns)
+    tied = sum(1 for r in returns if r == best)
+    return 1.0 / tied if returns[seat] == best else 0.0

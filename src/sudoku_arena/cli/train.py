@@ -135,7 +135,7 @@ def train(
             value_sha256=digest,
             opponents=outsiders,
             opponent_share=share,
-            params=_params(param),
+            params=_params(game, param),
         )
         features = check_game(settings.load_game(seed=seed))
         if value is not None:
@@ -150,10 +150,16 @@ def train(
     _train(folder, settings)
 
 
-def _params(items: list[str] | None) -> tuple[tuple[str, str], ...]:
+def _params(game_id: str, items: list[str] | None) -> tuple[tuple[str, str], ...]:
     """``--param NAME=VALUE`` items, sorted by name; the game checks the values when
-    it is built with them (``Settings.load_game``)."""
-    return tuple(sorted(parse_param_text(items or []).items()))
+    it is built with them (``Settings.load_game``). Learned evaluations are for two
+    seats, so a game that seats another number by default (Cat Sudoku: one) is played
+    by two unless ``players`` is given."""
+    found = parse_param_text(items or [])
+    default = load(game_id)
+    if "players" not in found and default.num_players != 2 and default.spec.min_players <= 2:
+        found["players"] = "2"
+    return tuple(sorted(found.items()))
 
 
 def _opponents(game_id: str, names: str | None, share: float) -> tuple[tuple[str, ...], float]:

@@ -22,7 +22,7 @@ Contracts of the callables (``game`` is the game object, ``s`` a state, ``p`` a 
 * ``evaluate(game, s) -> sequence of floats``: one value per seat in ``[0, 1]``, an
   estimate of ``game.returns`` at the end of the game from the non-terminal ``s``. With
   an evaluator, rollouts stop after ``rollout_depth`` decisions (chance outcomes do not
-  count) and take its value.
+  count) and take its value; with ``evaluate_chance`` off, never on a chance node.
 * ``prior(game, s, p, actions) -> sequence of floats``: optional weights (> 0) for
   the order in which a node's untried actions are expanded (larger first, ties at
   random). Without it, untried actions are expanded in random order.
@@ -106,6 +106,10 @@ class SearchHints:
     evaluate: EvaluateFn | None = None
     #: Rollout decisions before ``evaluate`` is used (ignored without an evaluator).
     rollout_depth: int = 0
+    #: Whether ``evaluate`` takes chance nodes. A learned value's features describe
+    #: a seat to move, so with ``False`` a play-out resolves the chance outcomes it
+    #: reaches before it evaluates.
+    evaluate_chance: bool = True
     #: Expansion order weights for untried actions (``None``: random order).
     prior: PriorFn | None = None
     #: With a temperature, the prior also steers selection (PUCT, as in AlphaZero):

@@ -13,7 +13,10 @@ that seat's view, the search's value of it and the hand-written evaluation's (bo
 for that seat, to compare and to mix into the target) and, once the game is over,
 that seat's return. The search runs in every position, also where the move is drawn
 at random, so each has a value (and the random generator's course does not depend on
-which plies are random).
+which plies are random). In a game with hidden information the mover's position is a
+deal of what he has not seen, drawn as a match deals it to a bot, and everything
+recorded for him comes from it; in a simultaneous phase the seats act one after another
+(the rules make the order irrelevant), the first of them being the mover.
 
 Game ``g`` of a run depends only on the run's seed and ``g`` (its board and every
 random choice come from ``random.Random(f"{seed}/{g}")``), so shards are the same
@@ -28,7 +31,7 @@ import math
 import os
 import random
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -37,8 +40,9 @@ import numpy as np
 from sudoku_arena.ai.agents import make_agent
 from sudoku_arena.ai.features import FeatureSet, NoFeaturesError, features_for
 from sudoku_arena.ai.hints import hints_for
+from sudoku_arena.ai.learned import with_learned
 from sudoku_arena.ai.mcts import MCTS, Budget
-from sudoku_arena.ai.value import ValueNet, load_weights, value_evaluator
+from sudoku_arena.ai.value import ValueNet, load_weights, share, value_evaluator
 from sudoku_arena.core.agent import Agent
 from sudoku_arena.core.errors import WorkerDiedError
 from sudoku_arena.core.match import sample_outcome
@@ -67,13 +71,7 @@ class GameRecord:
 
 
 def check_game(game: AnyGame) -> FeatureSet:
-    """The game's features, if self-play can record it; else :class:`LearnError`."""
-    spec = game.spec
-    if spec.hidden_information or spec.simultaneous:
-        raise LearnError(
-            f"{spec.id}: self-play training handles games where every seat sees everything "
-            "and one seat moves at a time, for now"
-        )
+    """The game's features, if it has them; else :class:`LearnError`."""
     try:
         return features_for(game)
     except NoFeaturesError as exc:
@@ -91,6 +89,7 @@ def play_game(settings: Settings, index: int) -> GameRecord:
     )
     budget = Budget(settings.sims)
     outsider, outsider_seat = _opponent(settings, index, game)
+    hidden = game.spec.hidden_information
     s = game.initial_state()
     out = GameRecord([], [], [], [], [], (), 0)
     ply = 0
@@ -101,22 +100,28 @@ def play_game(settings: Settings, index: int) -> GameRecord:
         if tm.is_chance:
             s = game.apply(s, sample_outcome(game.chance_outcomes(s), rng), None)
             continue
+        # The first seat to move is the mover, as for the evaluator that plays with the
+        # weights (in a simultaneous phase the others act after him, each in turn).
         p = tm.players[0]
-        out.features.append(features.values(game, s))
+        # What the mover has seen: with hidden information a deal of the unseen tiles
+        # consistent with it (as a match hands a bot), so neither the search nor the
+        # baseline uses another seat's secret; the features see only the mover's part.
+        seen = game.determinize(s, p, rng) if hidden else s
+        out.features.append(features.values(game, seen))
         out.movers.append(p)
         out.plies_at.append(ply)
-        out.handwritten.append(NAN if hints.evaluate is None else hints.evaluate(game, s)[p])
+        out.handwritten.append(NAN if hints.evaluate is None else hints.evaluate(game, seen)[p])
         if outsider is not None and p == outsider_seat and ply >= settings.random_plies:
             out.searched.append(NAN)
-            s = game.apply(s, outsider.act(game, s, p), p)
+            s = game.apply(s, outsider.act(game, seen, p), p)
             ply += 1
             continue
-        result = search.search(s, p, budget)
+        result = search.search(seen, p, budget)
         # The root's best mean return (none when there was only one legal action).
         out.searched.append(result.stats[0][2] if result.simulations else NAN)
         a = result.action
         if ply < settings.random_plies:
-            a = rng.choice(list(game.legal_actions(s, p)))
+            a = rng.choice(list(game.legal_actions(seen, p)))
         elif ply < settings.sampled_plies and result.simulations:
             visits = [max(n, 0) for _, n, _ in result.stats]
             a = rng.choices([x for x, _, _ in result.stats], weights=visits)[0]
@@ -144,7 +149,7 @@ def _search_hints(game: AnyGame, hints: SearchHints, settings: Settings) -> Sear
     if not settings.value:
         return hints
     net = _network(settings.value, settings.value_sha256, settings)
-    return dataclasses.replace(hints, evaluate=value_evaluator(net, features_for(game)))
+    return with_learned(hints, value_evaluator(net, features_for(game)))
 
 
 @functools.cache
@@ -153,15 +158,6 @@ def _network(path: str, sha256: str, settings: Settings) -> ValueNet:
     if file_sha256(Path(path)) != sha256:
         raise LearnError(f"--value {path}: the file changed since the run started")
     return load_weights(Path(path), features_for(settings.load_game()))
-
-
-def share(returns: Sequence[float], seat: int) -> float:
-    """``seat``'s share of the win, the value the network learns: 1 won alone, 0 lost,
-    1/k for one of k seats tied for the best (a two-seat draw is 1/2 each, not the 0 the
-    engines return to both: the evaluator gives the other seat ``1 - v``)."""
-    best = max(returns)
-    tied = sum(1 for r in returns if r == best)
-    return 1.0 / tied if returns[seat] == best else 0.0
 
 
 def play_shard(job: tuple[Settings, int]) -> Shard:

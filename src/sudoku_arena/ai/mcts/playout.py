@@ -31,6 +31,8 @@ class Playout:
         #: Applies a chance outcome (the fast path only where the game says it may).
         self.chance: StepFn = step if step is not None and hints.step_chance else checked_step
         self.evaluate = hints.evaluate
+        #: Whether the evaluation may be taken at a chance node (else it is resolved).
+        self.evaluate_chance = hints.evaluate_chance
         self.policy = hints.rollout_action
         self.limit = hints.rollout_depth if self.evaluate is not None else hints.max_rollout_plies
 
@@ -48,14 +50,15 @@ class Playout:
         evaluate = self.evaluate
         policy = self.policy
         limit = self.limit
+        at_chance = self.evaluate_chance
         depth = 0
         while True:
             tm = game.to_move(s)
             kind = tm.kind
-            if kind is TERMINAL or depth >= limit:
-                if kind is TERMINAL or evaluate is None:
-                    return game.returns(s)
-                return evaluate(game, s)
+            if kind is TERMINAL:
+                return game.returns(s)
+            if depth >= limit and (evaluate is None or at_chance or kind is not CHANCE):
+                return game.returns(s) if evaluate is None else evaluate(game, s)
             if kind is CHANCE:
                 s = chance(game, s, sample(game.chance_outcomes(s), crng), None)
                 continue
