@@ -64,3 +64,16 @@ def fixed_run(folder: Path, **changes: object) -> Settings:
         first = i * settings.shard_games
         write_shard(folder, random_shard(i, range(first, first + settings.shard_games)))
     return settings
+
+
+def tiny_run(game_id: str, out: Path, sims: int = 8, *extra: str) -> Path:
+    """Train ``game_id`` for a moment (2 games, one epoch, one worker) with the command
+    line into ``out``; the weights' path. The command must succeed."""
+    from typer.testing import CliRunner
+
+    from sudoku_arena.cli.main import app
+
+    args = ["train", game_id, "--out", str(out), "--games", "2", "--sims", str(sims)]
+    result = CliRunner().invoke(app, [*args, "--epochs", "1", "--workers", "1", *extra])
+    assert result.exit_code == 0, result.output
+    return out / "value.npz"

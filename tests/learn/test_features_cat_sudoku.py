@@ -12,11 +12,10 @@ from pathlib import Path
 from typing import TypeVar
 
 import pytest
-from typer.testing import CliRunner
 
 import sudoku_arena
+from learndata import tiny_run
 from sudoku_arena.ai.features import NoFeaturesError, features_for
-from sudoku_arena.cli.main import app
 from sudoku_arena.core.registry import load
 from sudoku_arena.games.cat_sudoku.features import (
     RENAMINGS,
@@ -285,14 +284,11 @@ def test_a_tiny_training_run(tmp_path: Path) -> None:
     pytest.importorskip("torch")
     from sudoku_arena.ai.value import load_weights, value_evaluator
 
-    out = tmp_path / "r"
-    args = ["train", GAME, "--out", str(out), "--games", "2", "--sims", "8"]
-    result = CliRunner().invoke(app, [*args, "--epochs", "1", "--workers", "1"])
-    assert result.exit_code == 0, result.output
+    weights = tiny_run(GAME, tmp_path / "r")
     # The run seats two (the game's default is one); its weights evaluate a position.
     game = _game(3)
     found = features_for(game)
-    net = load_weights(out / "value.npz", found)
+    net = load_weights(weights, found)
     s = next(s for s in _play(game, 3) if s.phase == WRITE)
     mine, theirs = value_evaluator(net, found)(game, s)
     assert 0.0 < mine < 1.0 and mine + theirs == pytest.approx(1.0)

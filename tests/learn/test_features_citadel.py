@@ -10,12 +10,11 @@ import random
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 import sudoku_arena
+from learndata import tiny_run
 from sudoku_arena.ai import make_agent
 from sudoku_arena.ai.features import features_for
-from sudoku_arena.cli.main import app
 from sudoku_arena.core.match import Match
 from sudoku_arena.games.citadel.diagram import from_diagram
 from sudoku_arena.games.citadel.features import (
@@ -257,11 +256,7 @@ def test_the_symmetries_are_those_of_the_rules(size: int) -> None:
 
 def test_a_tiny_training_run_gives_weights_that_play_a_game(tmp_path: Path) -> None:
     pytest.importorskip("torch")
-    out = tmp_path / "run"
-    args = ["train", GAME, "--out", str(out), "--games", "2", "--sims", "10"]
-    result = CliRunner().invoke(app, [*args, "--epochs", "1", "--workers", "1"])
-    assert result.exit_code == 0, result.output
-    weights = out / "value.npz"
+    weights = tiny_run(GAME, tmp_path / "run", 10)
     # The weights are for the default board (19x19); a short turn limit ends the game soon.
     game = _game(4, max_turns=12)
     bots = [make_agent(f"learned:20@{weights}", game, seed=1), make_agent("mcts:20", game, seed=2)]

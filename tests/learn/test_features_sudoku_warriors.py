@@ -10,12 +10,11 @@ import random
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 import sudoku_arena
+from learndata import tiny_run
 from sudoku_arena.ai import make_agent
 from sudoku_arena.ai.features import NoFeaturesError, features_for
-from sudoku_arena.cli.main import app
 from sudoku_arena.core.match import Match
 from sudoku_arena.games.sudoku_warriors.features import (
     UNITS,
@@ -236,11 +235,7 @@ def test_three_players_have_features_but_no_learned_evaluation_yet() -> None:
 
 def test_a_tiny_training_run_gives_weights_that_play_a_game(tmp_path: Path) -> None:
     pytest.importorskip("torch")
-    out = tmp_path / "run"
-    args = ["train", GAME, "--out", str(out), "--games", "2", "--sims", "10"]
-    result = CliRunner().invoke(app, [*args, "--epochs", "1", "--workers", "1"])
-    assert result.exit_code == 0, result.output
-    weights = out / "value.npz"
+    weights = tiny_run(GAME, tmp_path / "run", 10)
     game = _game(2, 4)
     bots = [make_agent(f"learned:20@{weights}", game, seed=1), make_agent("mcts:20", game, seed=2)]
     assert not bots[0].fallback
