@@ -96,10 +96,7 @@ def test_tournament_table_fits_an_80_column_terminal_without_splitting_intervals
     )
     assert result.exit_code == 0, result.output
     assert max(len(line) for line in result.output.splitlines()) <= 80
-    # Off a terminal the progress bar leaves a log line; the table's rows start with │.
-    lines = result.output.splitlines()
-    assert lines[0].startswith("tic-tac-sudoku: random vs greedy: 2/2 (100%)")
-    rows = [line for line in lines if line.startswith("│") and "greedy" in line]
+    rows = [line for line in result.output.splitlines() if "│" in line and "greedy" in line]
     assert len(rows) == 1  # one line per agent: nothing wrapped
     assert re.search(r"\d+\.\d%–\d+\.\d%", rows[0]), rows[0]
 

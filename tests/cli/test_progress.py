@@ -15,31 +15,36 @@ def _console(terminal: bool) -> tuple[Console, io.StringIO]:
     return Console(file=out, force_terminal=terminal, width=100), out
 
 
-def test_off_a_terminal_the_bar_ends_with_a_plain_line_per_task() -> None:
+def test_off_a_terminal_a_short_run_prints_nothing() -> None:
     console, out = _console(terminal=False)
-    with Bar(console=console) as bar:
-        games = bar.add_task("self-play", total=4)
-        epochs = bar.add_task("training", total=2)
-        bar.advance(games, 4)
-        bar.advance(epochs)
-    lines = out.getvalue().splitlines()
-    assert any(line.startswith("self-play: 4/4 (100%), 0:00 elapsed") for line in lines), lines
-    assert any(line.startswith("training: 1/2 (50%)") for line in lines), lines
+    with Bar(console=console) as bar:  # a line a minute: this run ends first
+        bar.advance(bar.add_task("self-play", total=4), 4)
+    assert out.getvalue().strip() == ""  # (Rich ends a bar off a terminal with a newline)
 
 
-def test_off_a_terminal_the_bar_reports_while_it_runs_and_only_what_moved() -> None:
+def _wait_for(out: io.StringIO, text: str) -> None:
+    """Wait (bounded) for the logging thread to print ``text``."""
+    for _ in range(500):
+        if text in out.getvalue():
+            return
+        threading.Event().wait(0.01)
+
+
+def test_off_a_terminal_the_bar_reports_what_moved_and_ends_with_a_last_line() -> None:
     console, out = _console(terminal=False)
     with Bar(console=console, every=0.01) as bar:
-        task = bar.add_task("games", total=10)
-        bar.advance(task, 3)
-        # Wait (bounded) for the logging thread's line: it is printed without a stop.
-        for _ in range(500):
-            if "games: 3/10" in out.getvalue():
-                break
-            threading.Event().wait(0.01)
-        assert "games: 3/10 (30%)" in out.getvalue()
+        games = bar.add_task("games", total=10)
+        epochs = bar.add_task("training", total=2)
+        bar.advance(games, 3)
+        _wait_for(out, "games: 3/10")
+        assert "games: 3/10 (30%)" in out.getvalue()  # printed while the bar runs
         threading.Event().wait(0.05)  # a few more periods with nothing moved
-    assert out.getvalue().count("games: 3/10") == 1
+        bar.advance(games, 7)
+        bar.advance(epochs)
+    lines = out.getvalue().splitlines()
+    assert sum(line.startswith("games: 3/10") for line in lines) == 1, lines
+    assert any(line.startswith("games: 10/10 (100%)") for line in lines), lines
+    assert any(line.startswith("training: 1/2 (50%)") for line in lines), lines
 
 
 def test_on_a_terminal_no_log_lines_are_printed() -> None:

@@ -4,7 +4,8 @@ A Rich progress bar is a live display: off a terminal (output redirected to a fi
 CI log, ``nohup``) it draws nothing, and a transient one leaves nothing behind, so an
 hour of self-play or a 200-game match looked dead until it ended. ``Bar`` is the same
 bar on a terminal; off one it prints a plain line per task every ``every`` seconds
-while the task moves, and a last line when the bar stops.
+while the task moves, and a last line when the bar stops. A run shorter than that
+prints nothing: the command's own summary says all there is.
 """
 
 from __future__ import annotations
@@ -76,8 +77,9 @@ class Bar(Progress):
     """A transient progress bar that also reports to a log.
 
     On a terminal it is Rich's bar. Off one, a thread prints ``log_line`` for each task
-    whose count moved, at most every ``every`` seconds, and ``stop`` prints the last
-    state of each task that moved since; nothing else differs.
+    whose count moved, every ``every`` seconds, and ``stop`` prints the last state of
+    each task that moved since, once the thread has printed (not for a short run);
+    nothing else differs.
     """
 
     def __init__(self, *columns: str | ProgressColumn, console: Console, every: float = 60.0):
@@ -99,7 +101,8 @@ class Bar(Progress):
             self._quiet.set()
             self._logger.join()
             self._logger = None
-            self._log()
+            if self._said:
+                self._log()
         super().stop()
 
     def _log_every(self) -> None:
