@@ -8,6 +8,7 @@ import json
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from typing import Any
@@ -88,7 +89,10 @@ class ServerProcess:
             "warning",
             *extra,
         ]
-        self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        # Its log goes to a file: a pipe nobody reads fills up (64 KiB), and then the
+        # server blocks on its next log line and answers nothing more.
+        self.log = tempfile.TemporaryFile()  # noqa: SIM115 (lives as long as the process)
+        self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=self.log)
         deadline = time.time() + 30
         while True:
             try:
@@ -97,10 +101,15 @@ class ServerProcess:
             except httpx.HTTPError:
                 pass
             if self.proc.poll() is not None or time.time() > deadline:
-                err = self.proc.stderr.read().decode() if self.proc.stderr else ""
                 self.proc.kill()
+                err = self.read_log()
                 raise RuntimeError(f"server process did not start: {err[-2000:]}")
             time.sleep(0.1)
+
+    def read_log(self) -> str:
+        """What the process wrote to its standard error so far."""
+        self.log.seek(0)
+        return self.log.read().decode(errors="replace")
 
     def kill(self) -> None:
         """SIGKILL: no shutdown code runs."""
@@ -133,6 +142,7 @@ class Player:
     """A WebSocket connection to one game, keeping every message it received."""
 
     def __init__(self, ws_url: str, game_id: str, tokens: list[str] | None = None, **hello: Any):
+        self.url = ws_url
         self._cm = connect(f"{ws_url}/ws/{game_id}", max_size=2**22)
         self.ws: ClientConnection = self._cm.__enter__()
         self.received: list[dict[str, Any]] = []

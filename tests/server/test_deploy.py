@@ -9,11 +9,12 @@ import secrets
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import httpx
 import pytest
@@ -50,6 +51,9 @@ def command(service: str, db_url: str, channel: str, port: int) -> list[str]:
     return [sys.executable, "-m", "sudoku_arena.cli.main", *args]
 
 
+LOGS: dict[int, IO[bytes]] = {}  # a process's standard error, by its pid
+
+
 def wait_ready(url: str, proc: subprocess.Popen[bytes], timeout: float = 40) -> dict[str, Any]:
     deadline = time.time() + timeout
     while True:
@@ -61,9 +65,17 @@ def wait_ready(url: str, proc: subprocess.Popen[bytes], timeout: float = 40) -> 
         except httpx.HTTPError:
             pass
         if proc.poll() is not None or time.time() > deadline:
-            err = proc.stderr.read().decode() if proc.stderr else ""
-            raise AssertionError(f"not ready: {err[-2000:]}")
+            raise AssertionError(f"not ready: {log_of(proc)[-2000:]}")
         time.sleep(0.2)
+
+
+def log_of(proc: subprocess.Popen[bytes]) -> str:
+    """What ``proc`` (started by :meth:`Fleet.start`) wrote to its standard error."""
+    log = LOGS.get(proc.pid)
+    if log is None:
+        return ""
+    log.seek(0)
+    return log.read().decode(errors="replace")
 
 
 def samples(url: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
@@ -84,11 +96,15 @@ class Fleet:
 
     def start(self, name: str, *extra: str) -> None:
         port = free_port()
-        self.procs[name] = subprocess.Popen(
+        # The log goes to a file: an unread pipe fills up and then blocks the server.
+        log = tempfile.TemporaryFile()  # noqa: SIM115 (lives as long as the process)
+        proc = subprocess.Popen(
             [*command(name, self.pg_url, self.channel, port), *extra],
             stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
+            stderr=log,
         )
+        LOGS[proc.pid] = log
+        self.procs[name] = proc
         self.urls[name] = f"http://127.0.0.1:{port}"
 
     def stop(self) -> None:

@@ -5,7 +5,9 @@ a rematch is created once across processes, and a database of an older schema op
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
+import time
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +16,7 @@ from sqlalchemy import create_engine, text
 
 from sudoku_arena.server.arena import Arena, Client, SeatSpec
 from sudoku_arena.server.bots import BotRunner
+from sudoku_arena.server.db import leases as leases_db
 from sudoku_arena.server.db.engine import Storage, normalise_url
 from sudoku_arena.server.db.games import action_count, load_game
 from sudoku_arena.server.db.leases import take_lease
@@ -281,6 +284,44 @@ def test_one_process_thinks_for_a_bot_and_another_takes_over_when_it_dies(
         await b.stop()
 
     asyncio.run(run())
+
+
+def test_a_bot_whose_move_was_made_while_it_took_the_lease_does_not_move_again(
+    sqlite_url: str, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Two calls to think for one bot (in a fleet: the "bots due" news and the sweeper):
+    the second gets its lease only once the first's move is stored. It must see the new
+    position and stand down, not think for a seat that has nothing to play (found in the
+    rolling restart test: "bot failed", choosing from no legal actions)."""
+    asked: list[int] = []
+
+    def take_lease(engine: Any, gid: str, holder: str, seconds: float, ply: int) -> bool:
+        asked.append(ply)
+        if len(asked) == 2:  # the second asker waits until the first one's move is in
+            deadline = time.monotonic() + 20
+            while action_count(engine, gid) == 0 and time.monotonic() < deadline:
+                time.sleep(0.01)
+        return True
+
+    monkeypatch.setattr(leases_db, "take_lease", take_lease)
+    caplog.set_level(logging.ERROR, logger="sudoku_arena.server")
+
+    async def run() -> None:
+        arena = _arena(sqlite_url)
+        await arena.start()
+        bot_first = [SeatSpec("bot", "random"), SeatSpec("human")]
+        lg, _ = await arena.create("tic-tac-sudoku", {}, bot_first)
+        first = arena.botplay.tasks[(lg.id, 0)]
+        second = asyncio.create_task(arena.botplay._move(lg, 0))
+        await asyncio.gather(first, second)
+        assert asked == [0, 0]  # both thought the bot was due at ply 0
+        row = load_game(arena.storage.engine, lg.id)
+        assert row is not None and [a[1] for a in row.actions] == [0]  # one move, the bot's
+        assert lg.to_move() == [1]
+        await arena.stop()
+
+    asyncio.run(run())
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
 
 
 def test_migrations_build_exactly_the_schema_the_code_uses(db_url: str) -> None:

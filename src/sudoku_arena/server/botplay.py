@@ -112,17 +112,19 @@ class BotPlay:
             await arena.refresh(lg)  # think on the position the database has
             if seat not in lg.bots_to_move():
                 return
+            ply = lg.ply
             if not await asyncio.to_thread(
                 leases_db.take_lease,
                 arena.storage.engine,
                 lg.id,
                 arena.holder,
                 arena.lease_seconds,
-                lg.ply,
+                ply,
             ):
                 again = False  # another process thinks; the sweeper watches it lives
                 return
-            ply = lg.ply
+            if lg.ply != ply:  # a move came in meanwhile (another process's bot, a
+                return  # fleet catch-up): think again on the new position, if due
             text = await self.choice(lg, seat, ply)
             wait = arena.bot_delay - (loop.time() - t0)
             if wait > 0:
@@ -157,7 +159,7 @@ class BotPlay:
     async def choice(self, lg: LiveGame, seat: int, ply: int) -> str:
         """What the bot in ``seat`` plays at ``ply`` (thought in the bot workers)."""
         game = lg.game
-        state = lg.state
+        state = real = lg.state  # ``lg`` moves on while the bot thinks
         if lg.spec.hidden_information:
             # The bot sees a world consistent with its own view, never the true one.
             # Its generator is derived apart from chance (core.fairness), so neither the
@@ -180,5 +182,5 @@ class BotPlay:
             raise
         except Exception:
             log.exception("game %s: agent %s failed; playing a random move", lg.id, agent)
-            legal = list(game.legal_actions(lg.state, seat))
+            legal = list(game.legal_actions(real, seat))
             return str(game.format_action(random.Random(seed).choice(legal)))
