@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Hashable, Sequence
+from dataclasses import replace
 from typing import Protocol
 
 from sudoku_arena.ai.agents import make_agent
@@ -30,7 +31,6 @@ from sudoku_arena.ai.mcts import MCTSAgent, position_keys
 from sudoku_arena.core.agent import Agent
 from sudoku_arena.core.match import Match
 from sudoku_arena.core.protocol import AnyGame
-from sudoku_arena.core.search import Budget
 
 #: Replies a bot keeps (a long Citadel game asks a few thousand); older ones are dropped.
 CACHE_LIMIT = 200_000
@@ -80,7 +80,7 @@ class PerMoveBot:
         bot without its time cap. Raises ``ArenaError`` for an unknown name."""
         agent = make_agent(self.spec, game, seed=move_seed(self.seed, ply))
         if isinstance(agent, MCTSAgent) and agent.budget.seconds is not None:
-            budget = Budget(agent.budget.iterations)
+            budget = replace(agent.budget, seconds=None)
             agent = MCTSAgent(game, move_seed(self.seed, ply), arg=agent.label, budget=budget)
         return agent
 

@@ -74,8 +74,15 @@ class Budget:
 
     iterations: int
     seconds: float | None = None
+    #: Decide at the root among the prior's best ``candidates`` actions by play-outs in
+    #: common futures instead of growing a tree (for this level, over the hints'
+    #: ``root_candidates``). 1 plays the prior's favourite without searching: for a
+    #: level where the game's rule was measured stronger than its search.
+    candidates: int | None = None
 
     def describe(self) -> str:
+        if self.candidates == 1:
+            return "the placement rule, no search"
         cap = f", at most {self.seconds:g} s" if self.seconds is not None else ""
         return f"{self.iterations} simulations{cap}"
 

@@ -62,6 +62,7 @@ from sudoku_arena.ai.tournament import (
 from sudoku_arena.core.errors import ArenaError, UnknownGameError
 from sudoku_arena.core.protocol import AnyGame
 from sudoku_arena.core.registry import entry_of, load, registered_games
+from sudoku_arena.core.search import SearchHints
 from sudoku_arena.core.sources import modules_reached, source_of
 from sudoku_arena.core.types import GameSpec, JsonDict
 from sudoku_arena.lab.sprt import (
@@ -541,8 +542,8 @@ def _timings(game_id: str, data: JsonDict) -> list[str]:
     shown = [lv for lv in LEVELS if times.get(lv)]
     if not shown:
         return []
-    game = load(game_id, seed=0)
-    hints = hints_for(game)
+    counts = sorted({len(d["players"]) for d in data.values()})
+    hints = {k: hints_for(load(game_id, seed=0, players=k)) for k in counts}
     out = [
         "Seconds per move (every game above where the level played):",
         "",
@@ -552,10 +553,19 @@ def _timings(game_id: str, data: JsonDict) -> list[str]:
     for lv in shown:
         ts = times[lv]
         out.append(
-            f"| {lv} | {hints.budget(lv).describe()} | {len(ts)} | "
+            f"| {lv} | {_budget(hints, lv)} | {len(ts)} | "
             f"{_sec(percentile(ts, 0.5))} | {_sec(percentile(ts, 0.95))} |"
         )
     return [*out, ""]
+
+
+def _budget(hints: dict[int, SearchHints], level: str) -> str:
+    """``level``'s budget, per player count where the counts differ (SuDokuHex's two
+    players play a rule)."""
+    said = {k: h.budget(level).describe() for k, h in hints.items()}
+    if len(set(said.values())) == 1:
+        return next(iter(said.values()))
+    return "; ".join(f"{k} player{'s' * (k > 1)}: {text}" for k, text in said.items())
 
 
 def build(

@@ -10,13 +10,15 @@ from pathlib import Path
 import pytest
 
 from sudoku_arena.ai import make_agent
+from sudoku_arena.ai.mcts import MCTSAgent
 from sudoku_arena.core import Match, load
 from sudoku_arena.core.errors import IllegalActionError, NotationError, StateFormatError
-from sudoku_arena.games.sudokuhex.agents import AGENTS, GreedyAgent
-from sudoku_arena.games.sudokuhex.game import SuDokuHex
+from sudoku_arena.games.sudokuhex.agents import AGENTS, GreedyAgent, threat_after
+from sudoku_arena.games.sudokuhex.game import HexState, SuDokuHex
 from sudoku_arena.games.sudokuhex.render import render_panel, render_text
 from sudoku_arena.games.sudokuhex.render import render_svg as render_board
-from sudoku_arena.grids.hex import parse_hex
+from sudoku_arena.games.sudokuhex.search import search_hints
+from sudoku_arena.grids.hex import parse_hex, placement_points
 
 sys.path.insert(0, str(Path(__file__).parent))
 from sudokuhex_helpers import SETUP, full_board_state, play, random_states
@@ -185,6 +187,49 @@ def test_greedy_takes_the_best_immediate_score() -> None:
         a = GreedyAgent(seed=1).act(g, s, p)
         best = max(g.apply(s, h, p).scores[p] for h in g.legal_actions(s, p))
         assert g.apply(s, a, p).scores[p] == best
+
+
+def _greedy_placements(g: SuDokuHex, s: HexState, p: int) -> set[int]:
+    """The placements greedy chooses among: the best points, then the least expected
+    best score for the next tile (over the tiles ``p`` has not seen)."""
+    v = s.hands[p]
+    legal = list(g.legal_actions(s, p))
+    top = max(placement_points(s.occupied, h) for h in legal)
+    best = [h for h in legal if placement_points(s.occupied, h) == top]
+    unseen = [7 - s.board.count(w) for w in range(1, 8)]
+    unseen[v - 1] -= 1
+    threats = {h: threat_after(s, v, h, unseen) for h in best}
+    low = min(threats.values())
+    return {h for h, t in threats.items() if t == low}
+
+
+def test_two_or_three_players_normal_and_hard_play_greedys_placement_without_searching() -> None:
+    """Measured stronger than the search with two and three players (docs/bots.md):
+    ``normal`` and ``hard`` play greedy's rule there; ``easy`` searches, and so does
+    every level alone or with four players."""
+    two, three, four, solo = game(2), game(3), game(4), game(1)
+    assert "no search" in search_hints(two).budget("normal").describe()
+    seen = 0
+    for g in (two, three):
+        for s in random_states(g, 8) + random_states(g, 9):
+            tm = g.to_move(s)
+            if not tm.is_decision:
+                continue
+            p = tm.players[0]
+            allowed = _greedy_placements(g, s, p)
+            seen += len(allowed) < sum(1 for _ in g.legal_actions(s, p))
+            for level in ("normal", "hard"):
+                bot = make_agent(level, g, seed=5)
+                assert bot.act(g, s, p) in allowed, level
+                assert isinstance(bot, MCTSAgent) and bot.last is not None
+                assert bot.last.simulations == 0
+    assert seen > 10  # positions where greedy's choice is not the only legal one
+    for g, level in ((two, "easy"), (four, "normal"), (solo, "hard")):
+        s = next(s for s in random_states(g, 4) if g.to_move(s).is_decision)
+        bot = make_agent(level, g, seed=5)
+        bot.act(g, s, g.to_move(s).players[0])
+        assert isinstance(bot, MCTSAgent) and bot.last is not None
+        assert bot.last.simulations > 0, (g.num_players, level)
 
 
 def test_greedy_is_offered_by_the_game_and_beats_random() -> None:

@@ -99,11 +99,14 @@ class MCTS:
             raise ArenaError(f"seat {player} has no legal action to search")
         if len(legal) == 1:
             return SearchResult(legal[0], 0, time.perf_counter() - t0, ((legal[0], 0, 0.0),))
-        if self.hints.root_candidates is not None:
+        candidates = (
+            budget.candidates if budget.candidates is not None else self.hints.root_candidates
+        )
+        if candidates is not None:
             return root_rollouts(
                 self.select,
                 self.playout,
-                self.hints.root_candidates,
+                candidates,
                 self.hidden,
                 state,
                 player,

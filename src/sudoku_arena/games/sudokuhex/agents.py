@@ -43,6 +43,17 @@ def expected_best(occupied: int, blocked: tuple[int, ...], unseen: list[int]) ->
     return acc / total
 
 
+def threat_after(state: HexState, v: int, h: int, unseen: list[int]) -> float:
+    """The expected best score of a tile drawn from the ``unseen`` counts once a tile
+    numbered ``v`` is placed on hex ``h`` of ``state``'s board."""
+    bit = 1 << h
+    blocked = tuple(
+        (b | bit | PEERS_MASK[h]) if w == v else (b | bit)
+        for w, b in enumerate(state.blocked, start=1)
+    )
+    return expected_best(state.occupied | bit, blocked, unseen)
+
+
 class GreedyAgent:
     """Takes the placement with the best immediate score. Among equal scores it takes the
     one that leaves the next player the smallest expected best score (over the tiles it
@@ -83,12 +94,7 @@ def greedy_choice(game: SuDokuHex, state: HexState, player: int, rng: random.Ran
         return rng.choice(best)  # the game ends after this placement
     keyed: list[tuple[float, int]] = []
     for h in best:
-        bit = 1 << h
-        blocked = tuple(
-            (b | bit | PEERS_MASK[h]) if w == v else (b | bit)
-            for w, b in enumerate(state.blocked, start=1)
-        )
-        threat = expected_best(occ | bit, blocked, unseen)
+        threat = threat_after(state, v, h, unseen)
         keyed.append((-threat if solo else threat, h))
     low = min(k for k, _ in keyed)
     return rng.choice([h for k, h in keyed if k == low])
