@@ -22,6 +22,8 @@ from sudoku_arena.server.ratings import (
     PROVISIONAL_GAMES,
     RATED_LEVELS,
     STRENGTH_JSON,
+    StrengthResult,
+    StrengthRow,
     apply_result,
     bot_ratings,
     display,
@@ -169,6 +171,26 @@ def test_bots_are_fitted_from_their_games_and_normal_is_1500() -> None:
         assert display(*levels["normal"]) == 1500, game
     ttt = {lv: display(*r) for lv, r in fitted["tic-tac-sudoku"].items()}
     assert ttt["hard"] > ttt["normal"] > ttt["easy"]  # hard beat normal, normal beat random
+
+
+def test_solo_rows_rate_the_bots_only_where_no_level_played_another() -> None:
+    """A rating is used against people: where levels met in the table, their games
+    decide, and what they scored alone does not (SuDokuHex's ``hard`` searches alone
+    but plays ``normal``'s rule against opponents)."""
+
+    def row(players: list[str], returns: list[list[float]]) -> StrengthRow:
+        results = [StrengthResult(seed=i, returns=r) for i, r in enumerate(returns)]
+        return StrengthRow(players=players, results=results)
+
+    solo = {
+        "solo-normal": row(["normal"], [[0.4]] * 40),
+        "solo-hard": row(["hard"], [[0.9]] * 40),
+    }
+    even = row(["hard", "normal"], [[1.0, 0.0], [0.0, 1.0]] * 20)
+    alone = fit_bots({"games": {"g": solo}})["g"]
+    assert display(*alone["hard"]) > display(*alone["normal"]) + 100
+    met = fit_bots({"games": {"g": {**solo, "hard-normal": even}}})["g"]
+    assert abs(display(*met["hard"]) - display(*met["normal"])) < 50
 
 
 def test_the_shipped_bot_ratings_are_the_fit_of_todays_strength_table() -> None:

@@ -15,10 +15,10 @@ the others every non-winner shares rank 2; a game nobody won (draw) ranks everyb
 
 **Bots.** The rated levels (:data:`RATED_LEVELS`, the levels the lobby offers) get a
 rating per game fitted from the bots' own games in ``docs/strength.json`` (each played
-game replayed once through OpenSkill; solo rows compare the levels' scores on the same
-deal as one game), then shifted so ``normal``'s mu is a new player's (25): it shows
-exactly 1500 ("normal, about 1500"), and a new player and ``normal`` are expected to
-be even.
+game replayed once through OpenSkill; in a game whose table has only solo rows, they
+compare the levels' scores on the same deal as one game), then shifted so
+``normal``'s mu is a new player's (25): it shows exactly 1500 ("normal, about 1500"),
+and a new player and ``normal`` are expected to be even.
 
 The server reads the fitted ratings from ``bot_ratings.json`` beside this module
 (:data:`BOT_RATINGS_JSON`), not the strength table: the table lives in ``docs/``,
@@ -140,8 +140,13 @@ class StrengthTable(TypedDict):
 
 def _games_of(rows: Mapping[str, StrengthRow]) -> Iterable[tuple[list[str], list[float]]]:
     """Each bots' game of one game's strength rows as (levels, returns), the rows'
-    games interleaved (one of each row in turn) so no pairing is replayed all at once;
-    solo rows' games on the same deal (``seed``) become one game of their levels."""
+    games interleaved (one of each row in turn) so no pairing is replayed all at once.
+
+    Solo rows' games on the same deal (``seed``) become one game of their levels, but
+    only in a game whose table has no games between levels: a rating is used in games
+    against people, and a level may play otherwise alone than with opponents
+    (SuDokuHex's ``hard`` searches alone and plays ``normal``'s rule with one or two
+    opponents)."""
     pairs: list[list[tuple[list[str], list[float]]]] = []
     solo: dict[int, tuple[list[str], list[float]]] = {}
     for row in rows.values():
@@ -157,6 +162,8 @@ def _games_of(rows: Mapping[str, StrengthRow]) -> Iterable[tuple[list[str], list
         for p in pairs:
             if i < len(p):
                 yield p[i]
+    if any(pairs):
+        return
     for _, (levels, returns) in sorted(solo.items()):
         if len(levels) >= 2:
             yield levels, returns
