@@ -82,7 +82,7 @@ class Budget:
 
     def describe(self) -> str:
         if self.candidates == 1:
-            return "the placement rule, no search"
+            return "the heuristic's choice, no search"
         cap = f", at most {self.seconds:g} s" if self.seconds is not None else ""
         return f"{self.iterations} simulations{cap}"
 
