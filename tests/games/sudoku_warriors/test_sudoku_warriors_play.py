@@ -277,3 +277,25 @@ def test_mcts_plays_legal_actions(game: SudokuWarriors, b1_battle: SWState) -> N
     for s in (b1_battle, play(game, b1_battle, ["bid r2c3"])):
         p = mover(game, s)
         assert agent.act(game, s, p) in game.legal_actions(s, p)
+
+
+def test_the_search_prior_is_greedys_placement_value(
+    game: SudokuWarriors, b1_battle: SWState
+) -> None:
+    from sudoku_arena.ai.hints import hints_for
+    from sudoku_arena.games.sudoku_warriors.agents import placement_values
+
+    hints = hints_for(game)
+    assert hints.prior is not None and hints.prior_temperature
+    layout = board(TWO_BATTLES, fill="b6 b7 b8 b9")
+    s = game.position(layout, owners={"b6": 0, "b7": 0, "b8": 0, "b9": 0}, to_move=CIRCLE)
+    acts = list(game.legal_actions(s, CIRCLE))
+    prior = list(hints.prior(game, s, CIRCLE, acts))
+    assert prior == placement_values(game, s, CIRCLE, acts)
+    # Greedy's choice here (h13 opens the winning battle) is the prior's favourite.
+    assert game.format_action(acts[prior.index(max(prior))]) == "h13"
+    assert len(set(prior)) > 2  # placements are told apart, not weighed alike
+    # A battle's bids are weighed alike: the search tells them apart by their returns.
+    p = mover(game, b1_battle)
+    bids = list(game.legal_actions(b1_battle, p))
+    assert len(bids) > 2 and set(hints.prior(game, b1_battle, p, bids)) == {0.0}

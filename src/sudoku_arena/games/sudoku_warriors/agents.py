@@ -42,6 +42,71 @@ def _margin(ch: list[float], p: int) -> float:
     return ch[p] - max(x for q, x in enumerate(ch) if q != p)
 
 
+def placement_values(game: SudokuWarriors, s: SWState, p: int, legal: list[int]) -> list[float]:
+    """The greedy value of claiming each hilltop of ``legal`` for ``p``: summed over the
+    provinces it touches, the change in ``p``'s chance minus the best rival's (see the
+    module docstring). The greedy agent takes the best; the search uses them as its
+    prior over placements."""
+    board = _Board(game, s)
+    grid = game.grid
+    hill = s.hill
+    owned = [s.owner.count(q) for q in range(game.num_players)]
+    target = game.target
+    base = {}
+    for b in range(9):
+        if board.open[b]:
+            ch = board.chances(b, board.warriors[b], board.res[b], board.cap[b], board.cap_empty[b])
+            base[b] = _margin(ch, p)
+    mark = p + 1
+    out: list[float] = []
+    for h in legal:
+        # Villages whose control the new warrior changes.
+        changes: list[tuple[int, int, int]] = []
+        for c in HILL_CELLS[h]:
+            codes = [mark if x == h else hill[x] for x in CELL_HILLS[c]]
+            after = control_by_codes(*codes)
+            before = board.ctrl[c]
+            if after != before and not s.spent >> c & 1:
+                changes.append((c, before, after))
+        affected = set(HILL_PROVS[h])
+        for c, _, _ in changes:
+            affected.update(CELL_REGIONS[c])
+        value = 0.0
+        for b in affected:
+            if not board.open[b]:
+                continue
+            warriors = list(board.warriors[b])
+            res = list(board.res[b])
+            cap = list(board.cap[b])
+            cap_empty = board.cap_empty[b]
+            if b in HILL_PROVS[h]:
+                warriors[p] += 1
+                if h in CAPITAL_HILLS[b]:
+                    cap[p] = True
+                    cap_empty -= 1
+            for c, before, after in changes:
+                if b in CELL_REGIONS[c]:
+                    v = grid[c]
+                    if before >= 0:
+                        res[before] -= v
+                    if after >= 0:
+                        res[after] += v
+            ch = board.chances(b, warriors, res, cap, cap_empty)
+            gain = _margin(ch, p) - base[b]
+            if b in HILL_PROVS[h] and s.empties[b] == 1:
+                # The battle comes now; a decisive one weighs far more.
+                decisive = 1.0
+                if owned[p] == target - 1:
+                    decisive += 10.0 * ch[p]
+                for q in range(game.num_players):
+                    if q != p and owned[q] == target - 1:
+                        decisive += 10.0 * ch[q]
+                gain = 2.0 * gain + (decisive - 1.0) * (1 if ch[p] >= max(ch) else -1)
+            value += gain
+        out.append(value)
+    return out
+
+
 class GreedyAgent:
     """One-ply greedy play by province strengths; cheapest bids; yields lost battles."""
 
@@ -64,65 +129,9 @@ class GreedyAgent:
     # -- placement ------------------------------------------------------------------------
 
     def _place(self, game: SudokuWarriors, s: SWState, p: int, legal: list[int]) -> int:
-        board = _Board(game, s)
-        grid = game.grid
-        hill = s.hill
-        owned = [s.owner.count(q) for q in range(game.num_players)]
-        target = game.target
-        base = {}
-        for b in range(9):
-            if board.open[b]:
-                ch = board.chances(
-                    b, board.warriors[b], board.res[b], board.cap[b], board.cap_empty[b]
-                )
-                base[b] = _margin(ch, p)
         best_value = -math.inf
         best: list[int] = []
-        mark = p + 1
-        for h in legal:
-            # Villages whose control the new warrior changes.
-            changes: list[tuple[int, int, int]] = []
-            for c in HILL_CELLS[h]:
-                codes = [mark if x == h else hill[x] for x in CELL_HILLS[c]]
-                after = control_by_codes(*codes)
-                before = board.ctrl[c]
-                if after != before and not s.spent >> c & 1:
-                    changes.append((c, before, after))
-            affected = set(HILL_PROVS[h])
-            for c, _, _ in changes:
-                affected.update(CELL_REGIONS[c])
-            value = 0.0
-            for b in affected:
-                if not board.open[b]:
-                    continue
-                warriors = list(board.warriors[b])
-                res = list(board.res[b])
-                cap = list(board.cap[b])
-                cap_empty = board.cap_empty[b]
-                if b in HILL_PROVS[h]:
-                    warriors[p] += 1
-                    if h in CAPITAL_HILLS[b]:
-                        cap[p] = True
-                        cap_empty -= 1
-                for c, before, after in changes:
-                    if b in CELL_REGIONS[c]:
-                        v = grid[c]
-                        if before >= 0:
-                            res[before] -= v
-                        if after >= 0:
-                            res[after] += v
-                ch = board.chances(b, warriors, res, cap, cap_empty)
-                gain = _margin(ch, p) - base[b]
-                if b in HILL_PROVS[h] and s.empties[b] == 1:
-                    # The battle comes now; a decisive one weighs far more.
-                    decisive = 1.0
-                    if owned[p] == target - 1:
-                        decisive += 10.0 * ch[p]
-                    for q in range(game.num_players):
-                        if q != p and owned[q] == target - 1:
-                            decisive += 10.0 * ch[q]
-                    gain = 2.0 * gain + (decisive - 1.0) * (1 if ch[p] >= max(ch) else -1)
-                value += gain
+        for h, value in zip(legal, placement_values(game, s, p, legal), strict=True):
             if value > best_value + 1e-9:
                 best_value = value
                 best = [h]
