@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 
 from sudoku_arena.games.sudoku_warriors.game import SudokuWarriors, SWState
 from sudoku_arena.games.sudoku_warriors.rules import (
@@ -42,7 +43,7 @@ def _margin(ch: list[float], p: int) -> float:
     return ch[p] - max(x for q, x in enumerate(ch) if q != p)
 
 
-def placement_values(game: SudokuWarriors, s: SWState, p: int, legal: list[int]) -> list[float]:
+def placement_values(game: SudokuWarriors, s: SWState, p: int, legal: Sequence[int]) -> list[float]:
     """The greedy value of claiming each hilltop of ``legal`` for ``p``: summed over the
     provinces it touches, the change in ``p``'s chance minus the best rival's (see the
     module docstring). The greedy agent takes the best; the search uses them as its

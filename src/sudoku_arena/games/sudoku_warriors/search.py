@@ -71,9 +71,9 @@ def _prior(game: SudokuWarriors, s: SWState, p: int, actions: Sequence[int]) -> 
     """The prior of ``actions``: placements weighed by the greedy agent's value of each
     (``agents.placement_values``); the actions of a battle, and the choice of the next
     one, all alike (the search compares them by their returns alone)."""
-    if s.battle >= 0 or s.pending:
+    if game.phase(s) != "place":
         return [0.0] * len(actions)
-    return placement_values(game, s, p, list(actions))
+    return placement_values(game, s, p, actions)
 
 
 def search_hints(game: SudokuWarriors) -> SearchHints:
