@@ -183,15 +183,22 @@ class Player:
         self.ws.send(json.dumps(msg))
 
     def act(
-        self, action: str, ply: int, seat: int | None = None, msg_id: int = 1
+        self,
+        action: str,
+        ply: int,
+        seat: int | None = None,
+        msg_id: int = 1,
+        timeout: float = 10,
     ) -> dict[str, Any]:
-        """Send an action; return the ack or error answering it."""
+        """Send an action; return the ack or error answering it (``TimeoutError`` when
+        none came within ``timeout`` seconds)."""
         payload: dict[str, Any] = {"type": "act", "ply": ply, "action": action, "id": msg_id}
         if seat is not None:
             payload["seat"] = seat
         self.ws.send(json.dumps(payload))
+        deadline = time.time() + timeout
         while True:
-            msg = self.recv()
+            msg = self.recv(timeout=max(0.01, deadline - time.time()))
             if msg["type"] in ("ack", "error") and msg.get("id") == msg_id:
                 return msg
             ack = msg.get("ack")

@@ -4,6 +4,7 @@ and a process started again on the database goes on with the game."""
 
 from __future__ import annotations
 
+import json
 import signal
 import time
 from pathlib import Path
@@ -13,6 +14,8 @@ import pytest
 from arena_helpers import LiveServer, Player, ServerProcess, create
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
+
+from sudoku_arena.server.live import LiveGame
 
 # Processes of their own: these tests run one after another on one test worker
 # (pytest -n 2 --dist loadgroup), never two fleets at once on a 2-core machine.
@@ -89,3 +92,33 @@ def test_a_draining_arena_takes_no_new_game_or_socket(server: LiveServer) -> Non
         except ConnectionClosed as exc:
             assert exc.rcvd is not None and exc.rcvd.code == 1012
     server.arena.draining = False
+
+
+def test_a_socket_greeted_while_the_drain_began_is_closed_too(
+    server: LiveServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The drain closes the sockets it knows; one whose hello was still being read (its
+    seats loaded from the database) when the drain began is closed with 1012 as well,
+    instead of being left open until the process exits (code 1006 for its page)."""
+    made = create(server.url)
+    arena = server.arena
+    reload = arena.seating.reload
+
+    async def drain_begins_meanwhile(lg: LiveGame) -> None:
+        arena.draining = True
+        await reload(lg)
+
+    monkeypatch.setattr(arena.seating, "reload", drain_begins_meanwhile)
+    try:
+        with connect(f"{server.ws_url}/ws/{made['id']}") as ws:
+            ws.send(json.dumps({"type": "hello", "tokens": [made["seats"][0]["token"]]}))
+            kinds: list[str] = []
+            try:
+                while True:
+                    kinds.append(json.loads(ws.recv(timeout=10))["type"])
+            except ConnectionClosed as exc:
+                assert exc.rcvd is not None and exc.rcvd.code == 1012
+            assert "welcome" not in kinds and "state" not in kinds
+        assert not arena.clients.get(made["id"])
+    finally:
+        arena.draining = False

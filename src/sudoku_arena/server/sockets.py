@@ -232,6 +232,9 @@ async def _hello(arena: Arena, lg: LiveGame, client: Client, tokens: object, sco
     client.seats = sorted(seats)
     if client.seats:  # the connection's log lines name its seat from here on
         logs.bind(seat_number=client.seats[0])
+    if arena.draining:  # began while we read the seats: the drain never saw this socket
+        await client.close(1012)
+        return
     arena.attach(lg, client)
     await arena.refresh(lg)
     legend = [{"icon": icon, "text": text} for icon, text in entry_of(lg.game).legend]
