@@ -35,7 +35,11 @@ class LiveServer:
     """The app on uvicorn in a background thread (real HTTP and WebSocket)."""
 
     def __init__(self, config: ServerConfig) -> None:
-        self.port = free_port()
+        # The socket is bound here and handed to uvicorn: a port found free and let go
+        # could be taken (by any client's outgoing connection) before uvicorn binds it.
+        self._socket = socket.socket()
+        self._socket.bind(("127.0.0.1", 0))
+        self.port = int(self._socket.getsockname()[1])
         self.url = f"http://127.0.0.1:{self.port}"
         self.ws_url = f"ws://127.0.0.1:{self.port}"
         self.app = create_app(config)
@@ -44,7 +48,9 @@ class LiveServer:
                 self.app, port=self.port, log_level="warning", ws_max_size=65536, lifespan="on"
             )
         )
-        self._thread = threading.Thread(target=self._server.run, daemon=True)
+        self._thread = threading.Thread(
+            target=self._server.run, kwargs={"sockets": [self._socket]}, daemon=True
+        )
 
     @property
     def arena(self) -> Any:
@@ -62,6 +68,7 @@ class LiveServer:
     def __exit__(self, *exc: object) -> None:
         self._server.should_exit = True
         self._thread.join(timeout=20)
+        self._socket.close()
 
     def client(self) -> httpx.Client:
         return httpx.Client(base_url=self.url, timeout=20)
